@@ -1,0 +1,16 @@
+# hitmap_add_gtest(NAME SOURCES ... LIBS ... [LABELS ...])
+# One GoogleTest executable registered with ctest; tests are discovered when ctest runs,
+# not at build time, so a crashing test cannot break the build.
+function(hitmap_add_gtest name)
+    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+    find_package(GTest REQUIRED)
+    include(GoogleTest)
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
+    target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
+    target_compile_definitions(${name} PRIVATE
+        HITMAP_SHARED_DIR_DEFAULT="${HITMAP_SHARED_DIR}"
+        HITMAP_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}")
+    gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+        PROPERTIES LABELS "${ARG_LABELS}")
+endfunction()

@@ -1,0 +1,39 @@
+#pragma once
+// Layouts are data: a StructType names the fields (their ids are stable across versions),
+// a Layout places each field at an offset for one version of the struct. The engine reaches
+// fields by offset, so the same code runs under any layout, including a user-supplied one.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hitmap::engine {
+
+using FieldId = std::uint8_t;
+
+struct StructType {
+    std::string name;                // e.g. "page_counter"
+    std::vector<std::string> fields; // index = FieldId, the same in every layout of the type
+
+    std::optional<FieldId> field_id(std::string_view field) const;
+};
+
+struct FieldPlacement {
+    std::uint32_t offset = 0;
+    std::uint32_t size = 0;
+};
+
+struct Layout {
+    const StructType* type = nullptr;
+    std::string version;      // e.g. "v6.0", or the file name of a user layout
+    std::uint32_t size = 0;   // sizeof, including tail padding
+    std::uint32_t align = 8;  // alignment of the whole struct
+    std::vector<std::optional<FieldPlacement>> placement; // by FieldId; nullopt = not in this version
+
+    bool has(FieldId f) const { return f < placement.size() && placement[f].has_value(); }
+    const FieldPlacement& at(FieldId f) const { return *placement[f]; }
+    std::string_view field_name(FieldId f) const { return type->fields[f]; }
+};
+
+} // namespace hitmap::engine
