@@ -26,10 +26,11 @@ struct FieldPlacement {
 
 struct Layout {
     const StructType* type = nullptr;
-    std::string version;      // e.g. "v6.0", or the file name of a user layout
-    std::uint32_t size = 0;   // sizeof, including tail padding
-    std::uint32_t align = 8;  // alignment of the whole struct
-    std::vector<std::optional<FieldPlacement>> placement; // by FieldId; nullopt = not in this version
+    std::string version;     // e.g. "v6.0", or the file name of a user layout
+    std::uint32_t size = 0;  // sizeof, including tail padding
+    std::uint32_t align = 8; // alignment of the whole struct
+    std::vector<std::optional<FieldPlacement>>
+        placement; // by FieldId; nullopt = not in this version
 
     bool has(FieldId f) const { return f < placement.size() && placement[f].has_value(); }
     const FieldPlacement& at(FieldId f) const { return *placement[f]; }

@@ -13,9 +13,9 @@ using ObjectId = std::uint16_t;
 
 struct ObjectInfo {
     ObjectId id = 0;
-    std::string name;         // e.g. "top/mid/leaf/memory"
-    Layout layout;            // the layout the object was recorded under
-    std::uint32_t phase = 0;  // start offset of the object modulo 64 (the line it starts in)
+    std::string name;        // e.g. "top/mid/leaf/memory"
+    Layout layout;           // the layout the object was recorded under
+    std::uint32_t phase = 0; // start offset of the object modulo 64 (the line it starts in)
 };
 
 class ObjectRegistry {

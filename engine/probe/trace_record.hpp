@@ -10,15 +10,21 @@ enum class AccessKind : std::uint8_t { load = 0, store = 1, rmw = 2, cas = 3 };
 
 constexpr const char* to_string(AccessKind k) {
     switch (k) {
-    case AccessKind::load: return "load";
-    case AccessKind::store: return "store";
-    case AccessKind::rmw: return "rmw";
-    case AccessKind::cas: return "cas";
+    case AccessKind::load:
+        return "load";
+    case AccessKind::store:
+        return "store";
+    case AccessKind::rmw:
+        return "rmw";
+    case AccessKind::cas:
+        return "cas";
     }
     return "?";
 }
 
-constexpr bool is_write(AccessKind k) { return k != AccessKind::load; }
+constexpr bool is_write(AccessKind k) {
+    return k != AccessKind::load;
+}
 
 struct TraceRecord {
     static constexpr unsigned kTscBits = 48;
@@ -34,9 +40,13 @@ struct TraceRecord {
     static constexpr TraceRecord make(std::uint64_t tsc, std::uint16_t cpu, std::uint16_t object,
                                       std::uint8_t field, AccessKind kind, std::uint8_t log2_size,
                                       std::uint16_t offset, std::uint16_t site) {
-        return TraceRecord{(tsc & kTscMask) | (std::uint64_t{cpu} << kTscBits), object, field,
-                           static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (log2_size << 2)),
-                           offset, site};
+        return TraceRecord{
+            (tsc & kTscMask) | (std::uint64_t{cpu} << kTscBits),
+            object,
+            field,
+            static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (log2_size << 2)),
+            offset,
+            site};
     }
 
     constexpr std::uint64_t tsc() const { return tsc_cpu & kTscMask; }

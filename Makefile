@@ -1,0 +1,31 @@
+# Thin wrapper over CMake. `make run` and `make test` are the two commands in README.md.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+CTEST_FLAGS ?= --output-on-failure -j$(JOBS)
+DB ?= hitmap.db
+
+.PHONY: all deps configure build test test-unit test-sanitizers run clean format
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+configure: deps
+	@cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j$(JOBS)
+
+test: build
+	@scripts/run-tests $(BUILD)
+
+run: build
+	@scripts/run-main $(BUILD) $(DB)
+
+format:
+	@git ls-files '*.cpp' '*.hpp' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD) build-tsan build-asan

@@ -1,0 +1,127 @@
+#include "engine/layout/builtin_layouts.hpp"
+
+#include <array>
+#include <utility>
+#include <vector>
+
+namespace hitmap::engine {
+
+const StructType& page_counter_type() {
+    static const StructType type{"page_counter",
+                                 {"usage", "min", "low", "high", "max", "emin", "min_usage",
+                                  "children_min_usage", "elow", "low_usage", "children_low_usage",
+                                  "watermark", "local_watermark", "failcnt", "protection_support",
+                                  "track_failcnt", "parent"}};
+    return type;
+}
+
+const StructType& memcg_stock_type() {
+    static const StructType type{"memcg_stock_pcp", {"cached", "nr_pages"}};
+    return type;
+}
+
+std::span<const StructType* const> struct_types() {
+    static const std::array<const StructType*, 2> types{&page_counter_type(), &memcg_stock_type()};
+    return types;
+}
+
+const StructType* find_struct_type(std::string_view name) {
+    for (const StructType* t : struct_types())
+        if (t->name == name)
+            return t;
+    return nullptr;
+}
+
+std::uint32_t natural_field_size(const StructType& type, FieldId field) {
+    if (&type == &page_counter_type())
+        return (field == pc::protection_support || field == pc::track_failcnt) ? 1 : 8;
+    if (&type == &memcg_stock_type())
+        return field == stock::nr_pages ? 4 : 8;
+    return 8;
+}
+
+namespace {
+
+Layout make_layout(const StructType& type, std::string version, std::uint32_t size,
+                   std::uint32_t align,
+                   std::initializer_list<std::pair<FieldId, FieldPlacement>> fields) {
+    Layout layout{&type, std::move(version), size, align, {}};
+    layout.placement.resize(type.fields.size());
+    for (const auto& [id, place] : fields)
+        layout.placement[id] = place;
+    return layout;
+}
+
+// Offsets computed for x86-64 in reference/memcg.md §1.1-1.3 and §2.2.
+std::vector<Layout> make_builtin_layouts() {
+    using namespace pc;
+    const StructType& t = page_counter_type();
+    std::vector<Layout> all;
+    all.push_back(make_layout(t, "v6.0", 112, 8,
+                              {{usage, {0, 8}},
+                               {min, {8, 8}},
+                               {low, {16, 8}},
+                               {high, {24, 8}},
+                               {max, {32, 8}},
+                               {emin, {40, 8}},
+                               {min_usage, {48, 8}},
+                               {children_min_usage, {56, 8}},
+                               {elow, {64, 8}},
+                               {low_usage, {72, 8}},
+                               {children_low_usage, {80, 8}},
+                               {watermark, {88, 8}},
+                               {failcnt, {96, 8}},
+                               {parent, {104, 8}}}));
+    all.push_back(make_layout(t, "v6.1", 192, 64,
+                              {{usage, {0, 8}},
+                               {emin, {64, 8}},
+                               {min_usage, {72, 8}},
+                               {children_min_usage, {80, 8}},
+                               {elow, {88, 8}},
+                               {low_usage, {96, 8}},
+                               {children_low_usage, {104, 8}},
+                               {watermark, {112, 8}},
+                               {failcnt, {120, 8}},
+                               {min, {128, 8}},
+                               {low, {136, 8}},
+                               {high, {144, 8}},
+                               {max, {152, 8}},
+                               {parent, {160, 8}}}));
+    all.push_back(make_layout(t, "v6.15", 192, 64,
+                              {{usage, {0, 8}},
+                               {failcnt, {8, 8}},
+                               {emin, {64, 8}},
+                               {min_usage, {72, 8}},
+                               {children_min_usage, {80, 8}},
+                               {elow, {88, 8}},
+                               {low_usage, {96, 8}},
+                               {children_low_usage, {104, 8}},
+                               {watermark, {112, 8}},
+                               {local_watermark, {120, 8}},
+                               {protection_support, {128, 1}},
+                               {track_failcnt, {129, 1}},
+                               {min, {136, 8}},
+                               {low, {144, 8}},
+                               {high, {152, 8}},
+                               {max, {160, 8}},
+                               {parent, {168, 8}}}));
+    all.push_back(make_layout(memcg_stock_type(), "v5.10", 72, 8,
+                              {{stock::cached, {0, 8}}, {stock::nr_pages, {8, 4}}}));
+    return all;
+}
+
+} // namespace
+
+std::span<const Layout> builtin_layouts() {
+    static const std::vector<Layout> layouts = make_builtin_layouts();
+    return layouts;
+}
+
+const Layout* find_builtin_layout(std::string_view struct_name, std::string_view version) {
+    for (const Layout& l : builtin_layouts())
+        if (l.type->name == struct_name && l.version == version)
+            return &l;
+    return nullptr;
+}
+
+} // namespace hitmap::engine

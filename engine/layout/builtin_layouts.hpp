@@ -1,0 +1,54 @@
+#pragma once
+// The struct types the engine models and their real kernel layouts (reference/memcg.md).
+#include "engine/layout/layout.hpp"
+
+#include <span>
+#include <string_view>
+
+namespace hitmap::engine {
+
+// Field ids of struct page_counter, the same in every version.
+namespace pc {
+enum Field : FieldId {
+    usage,
+    min,
+    low,
+    high,
+    max,
+    emin,
+    min_usage,
+    children_min_usage,
+    elow,
+    low_usage,
+    children_low_usage,
+    watermark,
+    local_watermark,
+    failcnt,
+    protection_support,
+    track_failcnt,
+    parent,
+    kCount
+};
+}
+
+// Field ids of struct memcg_stock_pcp (the per-CPU charge cache).
+namespace stock {
+enum Field : FieldId { cached, nr_pages, kCount };
+}
+
+const StructType& page_counter_type();
+const StructType& memcg_stock_type();
+
+// Every struct type the engine knows, for lookups by name.
+std::span<const StructType* const> struct_types();
+
+// The size of a field's C type (8 for longs and pointers, 4 for unsigned int, 1 for bool):
+// a layout must give each field exactly this size.
+std::uint32_t natural_field_size(const StructType& type, FieldId field);
+const StructType* find_struct_type(std::string_view name);
+
+// Built-in layouts: page_counter v6.0 (112 B), v6.1 (192 B), v6.15 (192 B); memcg_stock_pcp v5.10.
+std::span<const Layout> builtin_layouts();
+const Layout* find_builtin_layout(std::string_view struct_name, std::string_view version);
+
+} // namespace hitmap::engine

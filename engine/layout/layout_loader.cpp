@@ -1,0 +1,128 @@
+#include "engine/layout/layout_loader.hpp"
+
+#include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/layout_error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace hitmap::engine {
+
+namespace {
+
+bool is_power_of_two(std::uint32_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+} // namespace
+
+void validate_layout(const Layout& layout) {
+    const auto where = [&] {
+        return fmt::format("layout {} of {}", layout.version, layout.type->name);
+    };
+    if (!is_power_of_two(layout.align) || layout.align < 8)
+        throw LayoutError(
+            fmt::format("{}: align {} is not a power of two >= 8", where(), layout.align));
+    if (layout.size == 0 || layout.size % layout.align != 0)
+        throw LayoutError(fmt::format("{}: size {} is not a multiple of align {}", where(),
+                                      layout.size, layout.align));
+    if (layout.size > 65535) // probes and trace records carry 16-bit field offsets
+        throw LayoutError(fmt::format("{}: size {} exceeds 65535 bytes", where(), layout.size));
+    struct Span {
+        std::uint32_t begin, end;
+        FieldId id;
+    };
+    std::vector<Span> spans;
+    for (FieldId id = 0; id < layout.placement.size(); ++id) {
+        if (!layout.has(id))
+            continue;
+        const FieldPlacement& p = layout.at(id);
+        const std::string& name = layout.type->fields[id];
+        const std::uint32_t want = natural_field_size(*layout.type, id);
+        if (p.size != want)
+            throw LayoutError(fmt::format("{}: field {} has size {}, its type has size {}", where(),
+                                          name, p.size, want));
+        if (p.offset % p.size != 0)
+            throw LayoutError(fmt::format("{}: field {} at offset {} is not {}-byte aligned",
+                                          where(), name, p.offset, p.size));
+        if (std::uint64_t{p.offset} + p.size > layout.size) // 64-bit: offset + size must not wrap
+            throw LayoutError(fmt::format("{}: field {} (offset {}, size {}) runs past size {}",
+                                          where(), name, p.offset, p.size, layout.size));
+        spans.push_back({p.offset, p.offset + p.size, id});
+    }
+    std::sort(spans.begin(), spans.end(),
+              [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    for (std::size_t i = 1; i < spans.size(); ++i)
+        if (spans[i].begin < spans[i - 1].end)
+            throw LayoutError(fmt::format("{}: field {} overlaps field {}", where(),
+                                          layout.type->fields[spans[i].id],
+                                          layout.type->fields[spans[i - 1].id]));
+}
+
+Layout parse_layout_json(std::string_view json_text, std::string_view origin) {
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(json_text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw LayoutError(fmt::format("{}: not valid JSON ({})", origin, e.what()));
+    }
+    try {
+        const std::string struct_name = doc.at("struct").get<std::string>();
+        const StructType* type = find_struct_type(struct_name);
+        if (!type)
+            throw LayoutError(fmt::format("{}: unknown struct '{}'", origin, struct_name));
+        Layout layout{type,
+                      doc.value("version", std::string(origin)),
+                      doc.at("size").get<std::uint32_t>(),
+                      doc.value("align", 8u),
+                      {}};
+        layout.placement.resize(type->fields.size());
+        for (const auto& f : doc.at("fields")) {
+            const std::string name = f.at("name").get<std::string>();
+            const auto id = type->field_id(name);
+            if (!id)
+                throw LayoutError(
+                    fmt::format("{}: unknown field '{}' in struct {}", origin, name, struct_name));
+            if (layout.placement[*id])
+                throw LayoutError(fmt::format("{}: field '{}' appears twice", origin, name));
+            layout.placement[*id] = FieldPlacement{f.at("offset").get<std::uint32_t>(),
+                                                   f.at("size").get<std::uint32_t>()};
+        }
+        validate_layout(layout);
+        return layout;
+    } catch (const nlohmann::json::exception& e) {
+        throw LayoutError(fmt::format("{}: malformed layout ({})", origin, e.what()));
+    }
+}
+
+Layout load_layout_file(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in)
+        throw LayoutError(fmt::format("cannot read layout file {}", path.string()));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_layout_json(text.str(), path.filename().string());
+}
+
+Layout resolve_layout(std::string_view struct_name, std::string_view name_or_file) {
+    if (const Layout* builtin = find_builtin_layout(struct_name, name_or_file))
+        return *builtin;
+    if (name_or_file.ends_with(".json")) {
+        Layout layout = load_layout_file(std::filesystem::path(name_or_file));
+        if (layout.type->name != struct_name)
+            throw LayoutError(fmt::format("{} describes struct {}, not {}", name_or_file,
+                                          layout.type->name, struct_name));
+        return layout;
+    }
+    std::string known;
+    for (const Layout& l : builtin_layouts())
+        if (l.type->name == struct_name)
+            known += (known.empty() ? "" : ", ") + l.version;
+    throw LayoutError(fmt::format("unknown {} layout '{}' (built-in: {}; or give a .json file)",
+                                  struct_name, name_or_file, known));
+}
+
+} // namespace hitmap::engine

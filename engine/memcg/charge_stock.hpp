@@ -1,0 +1,53 @@
+#pragma once
+// The per-CPU charge cache (struct memcg_stock_pcp, mm/memcontrol.c v5.10 semantics,
+// reference/memcg.md §2.2). One stock per worker slot; only its owner touches it, as only
+// the local CPU touches its stock with interrupts off.
+#include "engine/memcg/mem_cgroup.hpp"
+
+namespace hitmap::engine {
+
+class ChargeStock : public ProbedObject {
+public:
+    ChargeStock(ObjectRegistry& registry, std::string name, const Layout& layout, unsigned batch);
+
+    bool consume(MemCgroup* memcg, unsigned nr_pages);
+    void refill(MemCgroup* memcg, unsigned nr_pages);
+    void drain();
+
+    unsigned batch() const { return batch_; }
+    unsigned cached_pages() const { return static_cast<unsigned>(peek(stock::nr_pages)); }
+
+private:
+    MemCgroup* cached(Site site) const {
+        return reinterpret_cast<MemCgroup*>(static_cast<std::uintptr_t>(load(stock::cached, site)));
+    }
+
+    unsigned batch_;
+};
+
+struct ChargeCounters {
+    std::uint64_t stock_hits = 0;
+    std::uint64_t counter_charges = 0; // batches charged to the page_counter hierarchy
+    std::uint64_t failures = 0;        // charges refused at a limit
+    std::uint64_t over_high = 0;       // charges that found a level above memory.high
+};
+
+// try_charge_memcg() and the socket-memory uncharge, for one CPU's stock.
+class MemcgCharger {
+public:
+    MemcgCharger(ChargeStock& stock, ChargeCounters& counters)
+        : stock_(stock)
+        , counters_(counters) {}
+
+    bool try_charge(MemCgroup& memcg, unsigned nr_pages);
+    // mem_cgroup_uncharge_skmem(): pages go back through the stock, drained past the batch.
+    void uncharge(MemCgroup& memcg, unsigned nr_pages) { stock_.refill(&memcg, nr_pages); }
+
+private:
+    void check_high(MemCgroup& memcg);
+
+    ChargeStock& stock_;
+    ChargeCounters& counters_;
+};
+
+} // namespace hitmap::engine

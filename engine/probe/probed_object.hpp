@@ -1,0 +1,107 @@
+#pragma once
+// Raw, aligned storage for one modelled kernel object, reached by field offset through
+// probes. The same charge code therefore runs under any layout of the struct, and every
+// access to shared state can be recorded as (object, field, offset, size, kind, site).
+//
+// Fields are accessed as atomics (relaxed for READ_ONCE/WRITE_ONCE, sequentially consistent
+// for the kernel's fully ordered RMW ops), so concurrent access is race-free under TSan.
+#include "engine/layout/layout.hpp"
+#include "engine/probe/object_registry.hpp"
+#include "engine/probe/site.hpp"
+#include "engine/probe/trace_buffer.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace hitmap::engine {
+
+class ProbedObject {
+public:
+    ProbedObject(ObjectRegistry& registry, std::string name, const Layout& layout,
+                 std::uint32_t phase);
+    ProbedObject(const ProbedObject&) = delete;
+    ProbedObject& operator=(const ProbedObject&) = delete;
+
+    ObjectId id() const { return id_; }
+    const Layout& layout() const { return layout_; }
+    // The address of the object: line-aligned allocation + phase, for tests of the layout.
+    const std::byte* address() const { return base_; }
+
+    std::uint64_t load(FieldId f, Site site) const {
+        record(f, AccessKind::load, site);
+        return read_raw(f);
+    }
+    void store(FieldId f, std::uint64_t v, Site site) {
+        record(f, AccessKind::store, site);
+        write_raw(f, v);
+    }
+    // Returns the new value, as atomic_long_add_return does.
+    std::int64_t add_return(FieldId f, std::int64_t delta, Site site) {
+        record(f, AccessKind::rmw, site);
+        auto word = ref<std::uint64_t>(f);
+        return static_cast<std::int64_t>(word.fetch_add(static_cast<std::uint64_t>(delta)) +
+                                         static_cast<std::uint64_t>(delta));
+    }
+    std::uint64_t exchange(FieldId f, std::uint64_t v, Site site) {
+        record(f, AccessKind::rmw, site);
+        return ref<std::uint64_t>(f).exchange(v);
+    }
+
+    // Untraced access for set-up and checks outside the measured region.
+    std::uint64_t peek(FieldId f) const { return read_raw(f); }
+    void poke(FieldId f, std::uint64_t v) { write_raw(f, v); }
+
+private:
+    void record([[maybe_unused]] FieldId f, [[maybe_unused]] AccessKind kind,
+                [[maybe_unused]] Site site) const {
+#if HITMAP_PROBES
+        if (TraceBuffer* buffer = current_trace_buffer()) [[unlikely]]
+            buffer->append(id_, f, kind, log2_size_[f], offset_[f],
+                           static_cast<std::uint16_t>(site));
+#endif
+    }
+
+    template <typename T> std::atomic_ref<T> ref(FieldId f) const {
+        return std::atomic_ref<T>(*reinterpret_cast<T*>(base_ + offset_[f]));
+    }
+    // Fields are 1, 4 or 8 bytes (validated with the layout).
+    std::uint64_t read_raw(FieldId f) const {
+        switch (log2_size_[f]) {
+        case 0:
+            return ref<std::uint8_t>(f).load(std::memory_order_relaxed);
+        case 2:
+            return ref<std::uint32_t>(f).load(std::memory_order_relaxed);
+        default:
+            return ref<std::uint64_t>(f).load(std::memory_order_relaxed);
+        }
+    }
+    void write_raw(FieldId f, std::uint64_t v) {
+        switch (log2_size_[f]) {
+        case 0:
+            ref<std::uint8_t>(f).store(static_cast<std::uint8_t>(v), std::memory_order_relaxed);
+            break;
+        case 2:
+            ref<std::uint32_t>(f).store(static_cast<std::uint32_t>(v), std::memory_order_relaxed);
+            break;
+        default:
+            ref<std::uint64_t>(f).store(v, std::memory_order_relaxed);
+            break;
+        }
+    }
+
+    struct FreeStorage {
+        void operator()(std::byte* p) const;
+    };
+
+    std::unique_ptr<std::byte[], FreeStorage> storage_;
+    std::byte* base_ = nullptr;
+    ObjectId id_ = 0;
+    Layout layout_;
+    // Flat copies of the layout, so a probe costs two array reads, not a vector of optionals.
+    std::uint16_t offset_[64] = {};
+    std::uint8_t log2_size_[64] = {};
+};
+
+} // namespace hitmap::engine

@@ -1,0 +1,21 @@
+#include "engine/probe/site.hpp"
+
+#include <array>
+
+namespace hitmap::engine {
+
+std::string_view site_name(std::uint16_t site) {
+    static constexpr std::array<std::string_view, static_cast<std::size_t>(Site::kCount)> names{
+        "page_counter_try_charge",
+        "page_counter_charge",
+        "page_counter_cancel",
+        "propagate_protected_usage",
+        "page_counter_set_limit",
+        "consume_stock",
+        "refill_stock",
+        "drain_stock",
+        "try_charge_memcg.high_check"};
+    return site < names.size() ? names[site] : std::string_view("?");
+}
+
+} // namespace hitmap::engine

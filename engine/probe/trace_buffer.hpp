@@ -1,0 +1,95 @@
+#pragma once
+// The per-thread probe recorder. It owns a preallocated, cacheline-aligned array and shares
+// nothing with other threads, so the recorder cannot create the contention it measures.
+//
+// Rates are per traced operation: the workload calls end_operation() after each operation,
+// and when the buffer fills the trace is cut back to the last complete operation, so the
+// operations counted and the records kept always match.
+#include "engine/probe/trace_record.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+namespace hitmap::engine {
+
+struct TraceWindow {
+    std::uint64_t on_ns = 0;     // trace this long ...
+    std::uint64_t period_ns = 0; // ... at the start of every period; 0 = always on
+};
+
+class TraceBuffer {
+public:
+    TraceBuffer(std::size_t capacity_records, std::uint64_t tsc_base, TraceWindow window = {});
+    ~TraceBuffer();
+    TraceBuffer(const TraceBuffer&) = delete;
+    TraceBuffer& operator=(const TraceBuffer&) = delete;
+
+    void append(std::uint16_t object, std::uint8_t field, AccessKind kind, std::uint8_t log2_size,
+                std::uint16_t offset, std::uint16_t site) {
+        if (!recording_)
+            return;
+        if (size_ == capacity_) {
+            ++dropped_;
+            full_ = true;
+            return;
+        }
+        data_[size_++] = TraceRecord::make(read_tsc() - tsc_base_, cpu_, object, field, kind,
+                                           log2_size, offset, site);
+    }
+
+    // Called by the workload after every operation; refreshes the CPU id now and then so
+    // migrations are caught, and opens/closes the duty-cycle window.
+    void end_operation();
+
+    std::span<const TraceRecord> records() const { return {data_, committed_size_}; }
+    std::uint64_t traced_operations() const { return committed_ops_; }
+    std::uint64_t dropped_records() const { return dropped_ + (size_ - committed_size_); }
+    std::uint64_t cpu_migrations() const { return migrations_; }
+
+    static std::uint64_t read_tsc();
+
+private:
+    void refresh_cpu();
+
+    TraceRecord* data_ = nullptr;
+    std::size_t capacity_ = 0;
+    std::size_t size_ = 0;
+    std::size_t committed_size_ = 0;
+    std::uint64_t committed_ops_ = 0;
+    std::uint64_t ops_ = 0;
+    std::uint64_t dropped_ = 0;
+    std::uint64_t migrations_ = 0;
+    std::uint64_t tsc_base_ = 0;
+    std::uint16_t cpu_ = 0;
+    bool recording_ = true;
+    bool full_ = false;
+    TraceWindow window_;
+    std::uint64_t window_start_ns_ = 0;
+};
+
+// The calling thread's recorder, or null when tracing is off: the whole cost of an idle probe.
+TraceBuffer* current_trace_buffer();
+
+// Installs a buffer for the calling thread for the scope's lifetime.
+class ThreadTraceScope {
+public:
+    explicit ThreadTraceScope(TraceBuffer* buffer);
+    ~ThreadTraceScope();
+    ThreadTraceScope(const ThreadTraceScope&) = delete;
+    ThreadTraceScope& operator=(const ThreadTraceScope&) = delete;
+
+private:
+    TraceBuffer* previous_; // restored on exit, so scopes nest
+};
+
+namespace detail {
+inline thread_local TraceBuffer* t_trace_buffer = nullptr;
+}
+
+inline TraceBuffer* current_trace_buffer() {
+    return detail::t_trace_buffer;
+}
+
+} // namespace hitmap::engine

@@ -1,0 +1,195 @@
+#include "engine/workloads/page_counter_charge.hpp"
+
+#include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/layout_loader.hpp"
+#include "engine/memcg/charge_stock.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace hitmap::engine {
+
+const std::vector<PageCounterChargeVariant>& PageCounterChargeWorkload::variants() {
+    using P = ProtectionPropagation;
+    static const std::vector<PageCounterChargeVariant> all{
+        {"v6.0", "v6.0: unconditional xchg of min_usage/low_usage, unpadded layout, batch 32",
+         P::always_exchange, false, "v6.0", 32},
+        {"v6.0+p1", "patch 1: xchg only when the protected usage changes", P::on_change, false,
+         "v6.0", 32},
+        {"v6.0+p1-2", "patch 2: page_counter fields rearranged onto three cachelines", P::on_change,
+         false, "v6.1", 32},
+        {"v6.1", "patch 3: MEMCG_CHARGE_BATCH 64 (v6.1 as released)", P::on_change, false, "v6.1",
+         64},
+        {"v6.15", "today: protection_support, local_watermark, track_failcnt", P::on_change, true,
+         "v6.15", 64},
+    };
+    return all;
+}
+
+PageCounterChargeWorkload::PageCounterChargeWorkload() {
+    info_.name = "page-counter-charge";
+    info_.seed = "001";
+    info_.description = "netperf-like socket-memory charging through per-CPU stocks into a "
+                        "3-level memcg hierarchy with memory.min/low set on the top level";
+    for (const auto& v : variants())
+        info_.variants.push_back({v.name, v.description});
+    info_.params = {
+        {"batch", 0u, "charge batch in pages (0 = the variant's MEMCG_CHARGE_BATCH)"},
+        {"depth", 3u, "memcg levels below the root"},
+        {"phase", 0u, "start offset of each page_counter modulo 64 (multiple of 8)"},
+        {"max_pages", 8u, "pages per charge are uniform in 1..max_pages (skb sizes)"},
+        {"inflight", 64u, "charges a thread holds before it must uncharge the oldest"},
+        {"top_min", 16u, "memory.min of the top level, in pages"},
+        {"top_low", 32u, "memory.low of the top level, in pages"},
+        {"leaf_max", 0u, "memory.max of the leaf in pages (0 = unlimited)"},
+    };
+}
+
+namespace {
+
+const PageCounterChargeVariant& variant_named(std::string_view name) {
+    const auto& all = PageCounterChargeWorkload::variants();
+    return *std::find_if(all.begin(), all.end(), [&](const auto& v) { return v.name == name; });
+}
+
+Layout layout_for(const WorkloadRunConfig& config, const PageCounterChargeVariant& variant) {
+    if (auto it = config.layouts.find("page_counter"); it != config.layouts.end())
+        return it->second;
+    return *find_builtin_layout("page_counter", variant.layout);
+}
+
+// A small, fast generator per thread: the workload must not share an RNG (that would be a
+// contended line of our own making).
+struct XorShift {
+    std::uint64_t state;
+    std::uint64_t next() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    }
+};
+
+// The charges a thread holds, oldest first (a socket's queued skbs).
+class InflightRing {
+public:
+    explicit InflightRing(std::size_t capacity)
+        : pages_(capacity) {}
+    bool empty() const { return size_ == 0; }
+    bool full() const { return size_ == pages_.size(); }
+    void push(unsigned pages) { pages_[(head_ + size_++) % pages_.size()] = pages; }
+    unsigned pop() {
+        const unsigned p = pages_[head_];
+        head_ = (head_ + 1) % pages_.size();
+        --size_;
+        return p;
+    }
+
+private:
+    std::vector<unsigned> pages_;
+    std::size_t head_ = 0, size_ = 0;
+};
+
+} // namespace
+
+void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const {
+    Workload::validate(config);
+    const nlohmann::json p = resolve_params(config);
+    if (p["depth"].get<unsigned>() == 0 || p["depth"].get<unsigned>() > 16)
+        throw WorkloadError("depth must be in 1..16");
+    if (p["phase"].get<unsigned>() % 8 != 0 || p["phase"].get<unsigned>() >= 64)
+        throw WorkloadError("phase must be a multiple of 8 below 64");
+    if (p["max_pages"].get<unsigned>() == 0 || p["inflight"].get<unsigned>() == 0)
+        throw WorkloadError("max_pages and inflight must be at least 1");
+    // Builds the hierarchy once so a layout lacking a field the variant needs fails now.
+    ObjectRegistry scratch;
+    const auto& variant = variant_named(config.variant);
+    PageCounter probe(scratch, "check", layout_for(config, variant), 0, nullptr,
+                      {variant.propagation, variant.v6_15_fields});
+}
+
+WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
+                                              const ThreadHooks& hooks) const {
+    validate(config);
+    const auto& variant = variant_named(config.variant);
+    const nlohmann::json p = resolve_params(config);
+    const Layout layout = layout_for(config, variant);
+    const unsigned batch = p["batch"].get<unsigned>() ? p["batch"].get<unsigned>() : variant.batch;
+    const unsigned max_pages = p["max_pages"].get<unsigned>();
+    const unsigned inflight = p["inflight"].get<unsigned>();
+
+    WorkloadResult result;
+    HierarchyConfig hc;
+    hc.depth = p["depth"].get<unsigned>();
+    hc.phase = p["phase"].get<unsigned>();
+    hc.top_min = p["top_min"].get<unsigned>();
+    hc.top_low = p["top_low"].get<unsigned>();
+    if (const auto leaf_max = p["leaf_max"].get<unsigned>())
+        hc.leaf_max = leaf_max;
+    MemcgHierarchy tree(result.objects, layout, {variant.propagation, variant.v6_15_fields}, hc);
+
+    const Layout& stock_layout = *find_builtin_layout("memcg_stock_pcp", "v5.10");
+    std::vector<std::unique_ptr<ChargeStock>> stocks;
+    for (unsigned t = 0; t < config.threads; ++t)
+        stocks.push_back(std::make_unique<ChargeStock>(result.objects, fmt::format("stock/{}", t),
+                                                       stock_layout, batch));
+    std::vector<ChargeCounters> counters(config.threads);
+    result.ops_per_thread.assign(config.threads, 0);
+    result.traces = make_trace_buffers(config);
+    MemCgroup& leaf = tree.leaf();
+
+    result.seconds = WorkerPool::run(
+        config.threads, config.stop, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
+            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
+            ThreadTraceScope scope(trace);
+            MemcgCharger charger(*stocks[slot], counters[slot]);
+            InflightRing ring(inflight);
+            XorShift rng{0x9E3779B97F4A7C15ull * (slot + 1)};
+            const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
+            std::uint64_t ops = 0;
+            while (ops < limit) {
+                if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
+                    break;
+                const std::uint64_t r = rng.next();
+                // A random walk between "send" (charge) and "ack" (uncharge) keeps the stock
+                // both filling and draining, as a socket's send queue does.
+                if (!ring.full() && (ring.empty() || (r & 1))) {
+                    const auto pages = static_cast<unsigned>(1 + (r >> 8) % max_pages);
+                    if (charger.try_charge(leaf, pages))
+                        ring.push(pages);
+                } else {
+                    charger.uncharge(leaf, ring.pop());
+                }
+                ++ops;
+                if (trace)
+                    trace->end_operation();
+            }
+            // Give back what is still held, outside the counted operations.
+            ThreadTraceScope untraced(nullptr);
+            while (!ring.empty())
+                charger.uncharge(leaf, ring.pop());
+            stocks[slot]->drain();
+            result.ops_per_thread[slot] = ops;
+        });
+
+    for (unsigned t = 0; t < config.threads; ++t)
+        result.ops += result.ops_per_thread[t];
+    ChargeCounters total;
+    for (const auto& c : counters) {
+        total.stock_hits += c.stock_hits;
+        total.counter_charges += c.counter_charges;
+        total.failures += c.failures;
+        total.over_high += c.over_high;
+    }
+    result.resolved_params = p;
+    result.resolved_params["batch"] = batch;
+    result.resolved_params["layout.page_counter"] = layout.version;
+    result.stats = {{"stock_hits", total.stock_hits},
+                    {"counter_charges", total.counter_charges},
+                    {"charge_failures", total.failures},
+                    {"over_high", total.over_high},
+                    {"final_root_usage", tree.root().memory().usage()}};
+    return result;
+}
+
+} // namespace hitmap::engine

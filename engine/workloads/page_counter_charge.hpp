@@ -1,0 +1,32 @@
+#pragma once
+// Seed 001: netperf-like socket-memory charging into a 3-level hierarchy with memory.min and
+// memory.low set on the top level, following Shakeel Butt's 2022 "memcg: optimize charge
+// codepath" series patch by patch (reference/memcg.md §1).
+#include "engine/memcg/page_counter.hpp"
+#include "engine/workloads/workload.hpp"
+
+namespace hitmap::engine {
+
+struct PageCounterChargeVariant {
+    std::string name;
+    std::string description;
+    ProtectionPropagation propagation;
+    bool v6_15_fields;
+    std::string layout; // page_counter layout version
+    unsigned batch;     // MEMCG_CHARGE_BATCH
+};
+
+class PageCounterChargeWorkload : public Workload {
+public:
+    PageCounterChargeWorkload();
+    const WorkloadInfo& info() const override { return info_; }
+    void validate(const WorkloadRunConfig& config) const override;
+    WorkloadResult run(const WorkloadRunConfig& config, const ThreadHooks& hooks) const override;
+
+    static const std::vector<PageCounterChargeVariant>& variants();
+
+private:
+    WorkloadInfo info_;
+};
+
+} // namespace hitmap::engine

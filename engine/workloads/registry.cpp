@@ -1,0 +1,12 @@
+#include "engine/workloads/page_counter_charge.hpp"
+#include "engine/workloads/workload.hpp"
+
+namespace hitmap::engine {
+
+const std::vector<const Workload*>& all_workloads() {
+    static const PageCounterChargeWorkload page_counter_charge;
+    static const std::vector<const Workload*> all{&page_counter_charge};
+    return all;
+}
+
+} // namespace hitmap::engine

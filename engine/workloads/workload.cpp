@@ -1,0 +1,67 @@
+#include "engine/workloads/workload.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace hitmap::engine {
+
+void Workload::validate(const WorkloadRunConfig& config) const {
+    const auto& variants = info().variants;
+    if (std::none_of(variants.begin(), variants.end(),
+                     [&](const VariantSpec& v) { return v.name == config.variant; })) {
+        std::string names;
+        for (const auto& v : variants)
+            names += (names.empty() ? "" : ", ") + v.name;
+        throw WorkloadError(fmt::format("unknown variant '{}' of {} (variants: {})", config.variant,
+                                        info().name, names));
+    }
+    if (config.threads == 0)
+        throw WorkloadError("threads must be at least 1");
+    resolve_params(config);
+}
+
+nlohmann::json Workload::resolve_params(const WorkloadRunConfig& config) const {
+    nlohmann::json resolved = nlohmann::json::object();
+    for (const ParamSpec& p : info().params)
+        resolved[p.name] = p.default_value;
+    for (const auto& [name, value] : config.params.items()) {
+        const auto spec = std::find_if(info().params.begin(), info().params.end(),
+                                       [&](const ParamSpec& p) { return p.name == name; });
+        if (spec == info().params.end())
+            throw WorkloadError(fmt::format("unknown parameter '{}' of {}", name, info().name));
+        const bool number_ok = spec->default_value.is_number_integer() && value.is_number_integer();
+        if (!number_ok && spec->default_value.type() != value.type())
+            throw WorkloadError(fmt::format("parameter '{}' of {} wants a {} value, got {}", name,
+                                            info().name, spec->default_value.type_name(),
+                                            value.dump()));
+        if (spec->default_value.is_number_unsigned() && value.is_number_integer() &&
+            value.get<std::int64_t>() < 0)
+            throw WorkloadError(fmt::format("parameter '{}' must not be negative", name));
+        resolved[name] = value;
+    }
+    return resolved;
+}
+
+std::vector<ThreadTrace> Workload::make_trace_buffers(const WorkloadRunConfig& config) {
+    std::vector<ThreadTrace> traces;
+    if (!config.trace.enabled)
+        return traces;
+    const std::uint64_t base = TraceBuffer::read_tsc();
+    for (unsigned t = 0; t < config.threads; ++t)
+        traces.push_back(
+            ThreadTrace{t, std::make_unique<TraceBuffer>(config.trace.records_per_thread, base,
+                                                         config.trace.window)});
+    return traces;
+}
+
+const Workload& find_workload(std::string_view name) {
+    for (const Workload* w : all_workloads())
+        if (w->info().name == name)
+            return *w;
+    std::string names;
+    for (const Workload* w : all_workloads())
+        names += (names.empty() ? "" : ", ") + w->info().name;
+    throw WorkloadError(fmt::format("unknown workload '{}' (known: {})", name, names));
+}
+
+} // namespace hitmap::engine

@@ -1,0 +1,91 @@
+#pragma once
+// A workload replays one upstream investigation on the engine. It has named variants
+// (the configurations the investigation compared) and typed parameters with defaults.
+#include "engine/layout/layout.hpp"
+#include "engine/probe/object_registry.hpp"
+#include "engine/probe/trace_buffer.hpp"
+#include "engine/runtime/worker_pool.hpp"
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hitmap::engine {
+
+// Unknown workload, variant or parameter, or a parameter value out of range.
+class WorkloadError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct ParamSpec {
+    std::string name;
+    nlohmann::json default_value; // its type is the parameter's type
+    std::string description;
+};
+
+struct VariantSpec {
+    std::string name;
+    std::string description;
+};
+
+struct WorkloadInfo {
+    std::string name;
+    std::string seed; // the investigation it replays, e.g. "001"
+    std::string description;
+    std::vector<VariantSpec> variants;
+    std::vector<ParamSpec> params;
+};
+
+struct TraceOptions {
+    bool enabled = false;
+    std::size_t records_per_thread = 0;
+    TraceWindow window;
+};
+
+struct WorkloadRunConfig {
+    std::string variant;
+    unsigned threads = 1;
+    StopCondition stop;
+    nlohmann::json params = nlohmann::json::object(); // overrides of the defaults
+    std::map<std::string, Layout> layouts;            // struct name -> layout override
+    TraceOptions trace;
+};
+
+struct ThreadTrace {
+    unsigned thread = 0;
+    std::unique_ptr<TraceBuffer> buffer;
+};
+
+struct WorkloadResult {
+    std::uint64_t ops = 0;
+    double seconds = 0;
+    std::vector<std::uint64_t> ops_per_thread;
+    nlohmann::json resolved_params; // every parameter, defaults filled in, layouts named
+    nlohmann::json stats;           // workload-specific counters (stock hits, failures, ...)
+    ObjectRegistry objects;
+    std::vector<ThreadTrace> traces; // empty unless tracing was on
+};
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+    virtual const WorkloadInfo& info() const = 0;
+    // Throws WorkloadError before any work if the variant or a parameter is invalid.
+    virtual void validate(const WorkloadRunConfig& config) const;
+    virtual WorkloadResult run(const WorkloadRunConfig& config, const ThreadHooks& hooks) const = 0;
+
+protected:
+    // Defaults overlaid with config.params; unknown names and type mismatches throw.
+    nlohmann::json resolve_params(const WorkloadRunConfig& config) const;
+    // Per-thread trace buffers (or none), installed by the caller in each worker.
+    static std::vector<ThreadTrace> make_trace_buffers(const WorkloadRunConfig& config);
+};
+
+const std::vector<const Workload*>& all_workloads();
+const Workload& find_workload(std::string_view name); // throws WorkloadError
+
+} // namespace hitmap::engine
