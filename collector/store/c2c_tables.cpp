@@ -1,0 +1,331 @@
+#include "collector/store/c2c_tables.hpp"
+
+#include "engine/layout/builtin_layouts.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+#include <map>
+#include <stdexcept>
+
+namespace hitmap::store {
+
+namespace {
+
+constexpr const char* kCountColumns =
+    "l1_hit, load_hitm, store_hitm, clean_forward, store_shared, cold, invalidations, loads, "
+    "stores, stall_cycles";
+constexpr int kCountColumnCount = 10;
+
+// Binds the ten count columns starting at parameter `first`.
+void bind_counts(SQLite::Statement& st, int first, const c2c::ClassCounts& c) {
+    const std::int64_t values[] = {
+        static_cast<std::int64_t>(c.l1_hit),        static_cast<std::int64_t>(c.load_hitm),
+        static_cast<std::int64_t>(c.store_hitm),    static_cast<std::int64_t>(c.clean_forward),
+        static_cast<std::int64_t>(c.store_shared),  static_cast<std::int64_t>(c.cold),
+        static_cast<std::int64_t>(c.invalidations), static_cast<std::int64_t>(c.loads),
+        static_cast<std::int64_t>(c.stores)};
+    for (int i = 0; i < 9; ++i)
+        st.bind(first + i, values[i]);
+    st.bind(first + 9, c.stall_cycles);
+}
+
+c2c::ClassCounts column_counts(SQLite::Statement& st, int first) {
+    auto u = [&](int i) { return static_cast<std::uint64_t>(st.getColumn(first + i).getInt64()); };
+    c2c::ClassCounts c;
+    c.l1_hit = u(0);
+    c.load_hitm = u(1);
+    c.store_hitm = u(2);
+    c.clean_forward = u(3);
+    c.store_shared = u(4);
+    c.cold = u(5);
+    c.invalidations = u(6);
+    c.loads = u(7);
+    c.stores = u(8);
+    c.stall_cycles = st.getColumn(first + 9).getDouble();
+    return c;
+}
+
+std::string placeholders(int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i)
+        s += i ? ", ?" : "?";
+    return s;
+}
+
+std::string layout_signature(const engine::Layout& l) {
+    std::string sig = fmt::format("{}:{}:{}", l.type->name, l.size, l.align);
+    for (engine::FieldId f = 0; f < l.placement.size(); ++f)
+        if (l.has(f))
+            sig += fmt::format(";{}@{}+{}", l.type->fields[f], l.at(f).offset, l.at(f).size);
+    return sig;
+}
+
+std::int64_t upsert_layout(SQLite::Database& sql, const engine::Layout& l) {
+    const std::string sig = layout_signature(l);
+    SQLite::Statement find(sql, "SELECT id FROM layout WHERE signature = ?");
+    find.bind(1, sig);
+    if (find.executeStep())
+        return find.getColumn(0).getInt64();
+    SQLite::Statement ins(
+        sql, "INSERT INTO layout (struct, version, size, align, signature) VALUES (?, ?, ?, ?, ?)");
+    ins.bind(1, l.type->name);
+    ins.bind(2, l.version);
+    ins.bind(3, static_cast<std::int64_t>(l.size));
+    ins.bind(4, static_cast<std::int64_t>(l.align));
+    ins.bind(5, sig);
+    ins.exec();
+    const std::int64_t id = sql.getLastInsertRowid();
+    SQLite::Statement field(sql, "INSERT INTO layout_field (layout_id, field_id, name, offset, "
+                                 "size) VALUES (?, ?, ?, ?, ?)");
+    for (engine::FieldId f = 0; f < l.placement.size(); ++f) {
+        if (!l.has(f))
+            continue;
+        field.bind(1, id);
+        field.bind(2, static_cast<int>(f));
+        field.bind(3, l.type->fields[f]);
+        field.bind(4, static_cast<std::int64_t>(l.at(f).offset));
+        field.bind(5, static_cast<std::int64_t>(l.at(f).size));
+        field.exec();
+        field.reset();
+    }
+    return id;
+}
+
+engine::Layout read_layout(SQLite::Database& sql, std::int64_t layout_id) {
+    SQLite::Statement head(sql, "SELECT struct, version, size, align FROM layout WHERE id = ?");
+    head.bind(1, layout_id);
+    if (!head.executeStep())
+        throw std::runtime_error(fmt::format("layout {} is missing from the database", layout_id));
+    const std::string struct_name = head.getColumn(0).getString();
+    const engine::StructType* type = engine::find_struct_type(struct_name);
+    if (!type)
+        throw std::runtime_error(fmt::format(
+            "the database names struct '{}', which this hitmap does not model", struct_name));
+    engine::Layout l{type,
+                     head.getColumn(1).getString(),
+                     static_cast<std::uint32_t>(head.getColumn(2).getInt64()),
+                     static_cast<std::uint32_t>(head.getColumn(3).getInt64()),
+                     {}};
+    l.placement.resize(type->fields.size());
+    SQLite::Statement fields(sql,
+                             "SELECT field_id, offset, size FROM layout_field WHERE layout_id = ?");
+    fields.bind(1, layout_id);
+    while (fields.executeStep()) {
+        const auto f = static_cast<std::size_t>(fields.getColumn(0).getInt());
+        if (f >= l.placement.size())
+            throw std::runtime_error(fmt::format("layout {} has field id {} beyond struct {}",
+                                                 layout_id, f, struct_name));
+        l.placement[f] =
+            engine::FieldPlacement{static_cast<std::uint32_t>(fields.getColumn(1).getInt64()),
+                                   static_cast<std::uint32_t>(fields.getColumn(2).getInt64())};
+    }
+    return l;
+}
+
+} // namespace
+
+void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) {
+    SQLite::Statement obj(
+        sql,
+        "INSERT INTO object (run_id, object_id, name, layout_id, phase) VALUES (?, ?, ?, ?, ?)");
+    for (const auto& o : data.objects) {
+        obj.bind(1, run_id);
+        obj.bind(2, static_cast<int>(o.id));
+        obj.bind(3, o.name);
+        obj.bind(4, upsert_layout(sql, o.layout));
+        obj.bind(5, static_cast<std::int64_t>(o.phase));
+        obj.exec();
+        obj.reset();
+    }
+    const auto& r = data.result;
+    std::map<c2c::LineKey, std::int64_t> line_ids;
+    SQLite::Statement line(
+        sql,
+        fmt::format("INSERT INTO cacheline (run_id, line_id, object_id, line_index, address, {}) "
+                    "VALUES (?, ?, ?, ?, ?, {})",
+                    kCountColumns, placeholders(kCountColumnCount)));
+    for (const auto& l : r.lines) {
+        const auto id = static_cast<std::int64_t>(line_ids.size());
+        line_ids[l.line] = id;
+        line.bind(1, run_id);
+        line.bind(2, id);
+        line.bind(3, static_cast<int>(l.line.object));
+        line.bind(4, static_cast<std::int64_t>(l.line.index));
+        line.bind(5, static_cast<std::int64_t>(l.line.address));
+        bind_counts(line, 6, l.counts);
+        line.exec();
+        line.reset();
+    }
+    SQLite::Statement field(
+        sql,
+        fmt::format("INSERT INTO line_field (run_id, line_id, offset, size, field_id, field, {}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, {})",
+                    kCountColumns, placeholders(kCountColumnCount)));
+    for (const auto& f : r.fields) {
+        field.bind(1, run_id);
+        field.bind(2, line_ids.at(f.line));
+        field.bind(3, static_cast<std::int64_t>(f.offset));
+        field.bind(4, static_cast<std::int64_t>(f.size));
+        field.bind(5, static_cast<int>(f.field));
+        field.bind(6, f.field_name);
+        bind_counts(field, 7, f.counts);
+        field.exec();
+        field.reset();
+    }
+    SQLite::Statement cpu(
+        sql, fmt::format("INSERT INTO line_cpu (run_id, line_id, cpu, {}) VALUES (?, ?, ?, {})",
+                         kCountColumns, placeholders(kCountColumnCount)));
+    for (const auto& c : r.cpus) {
+        cpu.bind(1, run_id);
+        cpu.bind(2, line_ids.at(c.line));
+        cpu.bind(3, static_cast<std::int64_t>(c.cpu));
+        bind_counts(cpu, 4, c.counts);
+        cpu.exec();
+        cpu.reset();
+    }
+    SQLite::Statement pair(
+        sql,
+        "INSERT INTO field_pair (run_id, line_id, accessor_field_id, accessor, writer_field_id, "
+        "writer, true_sharing, load_hitm, store_hitm, store_shared, invalidations) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const auto& p : r.pairs) {
+        pair.bind(1, run_id);
+        pair.bind(2, line_ids.at(p.line));
+        pair.bind(3, static_cast<int>(p.accessor));
+        pair.bind(4, p.accessor_name);
+        if (p.writer)
+            pair.bind(5, static_cast<int>(*p.writer));
+        else
+            pair.bind(5);
+        pair.bind(6, p.writer_name);
+        pair.bind(7, p.true_sharing ? 1 : 0);
+        pair.bind(8, static_cast<std::int64_t>(p.counts.load_hitm));
+        pair.bind(9, static_cast<std::int64_t>(p.counts.store_hitm));
+        pair.bind(10, static_cast<std::int64_t>(p.counts.store_shared));
+        pair.bind(11, static_cast<std::int64_t>(p.counts.invalidations));
+        pair.exec();
+        pair.reset();
+    }
+    const TraceInfo& t = data.trace;
+    SQLite::Statement trace(
+        sql, "INSERT INTO run_trace (run_id, path, format, threads, records, traced_ops, "
+             "dropped_records, cpu_migrations, bytes, model_cpus, line_size) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    trace.bind(1, run_id);
+    if (t.path)
+        trace.bind(2, *t.path);
+    else
+        trace.bind(2);
+    trace.bind(3, t.format);
+    trace.bind(4, static_cast<std::int64_t>(t.threads));
+    trace.bind(5, static_cast<std::int64_t>(t.records));
+    trace.bind(6, static_cast<std::int64_t>(t.traced_ops));
+    trace.bind(7, static_cast<std::int64_t>(t.dropped_records));
+    trace.bind(8, static_cast<std::int64_t>(t.cpu_migrations));
+    if (t.bytes)
+        trace.bind(9, static_cast<std::int64_t>(*t.bytes));
+    else
+        trace.bind(9);
+    trace.bind(10, t.model_cpus);
+    trace.bind(11, static_cast<std::int64_t>(t.line_size));
+    trace.exec();
+}
+
+std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id) {
+    SQLite::Statement trace(
+        sql, "SELECT path, format, threads, records, traced_ops, dropped_records, cpu_migrations, "
+             "bytes, model_cpus, line_size FROM run_trace WHERE run_id = ?");
+    trace.bind(1, run_id);
+    if (!trace.executeStep())
+        return std::nullopt;
+    C2cData data;
+    TraceInfo& t = data.trace;
+    if (!trace.getColumn(0).isNull())
+        t.path = trace.getColumn(0).getString();
+    t.format = trace.getColumn(1).getString();
+    t.threads = static_cast<std::uint32_t>(trace.getColumn(2).getInt64());
+    t.records = static_cast<std::uint64_t>(trace.getColumn(3).getInt64());
+    t.traced_ops = static_cast<std::uint64_t>(trace.getColumn(4).getInt64());
+    t.dropped_records = static_cast<std::uint64_t>(trace.getColumn(5).getInt64());
+    t.cpu_migrations = static_cast<std::uint64_t>(trace.getColumn(6).getInt64());
+    if (!trace.getColumn(7).isNull())
+        t.bytes = static_cast<std::uint64_t>(trace.getColumn(7).getInt64());
+    t.model_cpus = trace.getColumn(8).getString();
+    t.line_size = static_cast<std::uint32_t>(trace.getColumn(9).getInt64());
+
+    SQLite::Statement obj(
+        sql,
+        "SELECT object_id, name, layout_id, phase FROM object WHERE run_id = ? ORDER BY object_id");
+    obj.bind(1, run_id);
+    std::map<std::int64_t, engine::Layout> layouts;
+    while (obj.executeStep()) {
+        const std::int64_t layout_id = obj.getColumn(2).getInt64();
+        if (!layouts.count(layout_id))
+            layouts.emplace(layout_id, read_layout(sql, layout_id));
+        data.objects.push_back(engine::ObjectInfo{
+            static_cast<engine::ObjectId>(obj.getColumn(0).getInt()), obj.getColumn(1).getString(),
+            layouts.at(layout_id), static_cast<std::uint32_t>(obj.getColumn(3).getInt64())});
+    }
+
+    auto& r = data.result;
+    r.line_size = t.line_size;
+    r.model_cpus = t.model_cpus == "thread" ? c2c::ModelCpus::thread : c2c::ModelCpus::recorded;
+    r.records = t.records;
+    std::map<std::int64_t, c2c::LineKey> keys;
+    SQLite::Statement line(
+        sql, fmt::format("SELECT line_id, object_id, line_index, address, {} FROM cacheline "
+                         "WHERE run_id = ? ORDER BY line_id",
+                         kCountColumns));
+    line.bind(1, run_id);
+    while (line.executeStep()) {
+        c2c::LineKey key{static_cast<engine::ObjectId>(line.getColumn(1).getInt()),
+                         static_cast<std::uint32_t>(line.getColumn(2).getInt64()),
+                         static_cast<std::uint64_t>(line.getColumn(3).getInt64())};
+        keys[line.getColumn(0).getInt64()] = key;
+        r.lines.push_back({key, column_counts(line, 4)});
+        r.totals += r.lines.back().counts;
+    }
+    SQLite::Statement field(
+        sql, fmt::format("SELECT line_id, offset, size, field_id, field, {} FROM line_field "
+                         "WHERE run_id = ? ORDER BY line_id, offset, field_id, size",
+                         kCountColumns));
+    field.bind(1, run_id);
+    while (field.executeStep())
+        r.fields.push_back({keys.at(field.getColumn(0).getInt64()),
+                            static_cast<std::uint32_t>(field.getColumn(1).getInt64()),
+                            static_cast<std::uint32_t>(field.getColumn(2).getInt64()),
+                            static_cast<engine::FieldId>(field.getColumn(3).getInt()),
+                            field.getColumn(4).getString(), column_counts(field, 5)});
+    SQLite::Statement cpu(
+        sql,
+        fmt::format("SELECT line_id, cpu, {} FROM line_cpu WHERE run_id = ? ORDER BY line_id, cpu",
+                    kCountColumns));
+    cpu.bind(1, run_id);
+    while (cpu.executeStep())
+        r.cpus.push_back({keys.at(cpu.getColumn(0).getInt64()),
+                          static_cast<std::uint32_t>(cpu.getColumn(1).getInt64()),
+                          column_counts(cpu, 2)});
+    SQLite::Statement pair(
+        sql, "SELECT line_id, accessor_field_id, accessor, writer_field_id, writer, true_sharing, "
+             "load_hitm, store_hitm, store_shared, invalidations FROM field_pair WHERE run_id = ? "
+             "ORDER BY rowid");
+    pair.bind(1, run_id);
+    while (pair.executeStep()) {
+        c2c::PairStats p;
+        p.line = keys.at(pair.getColumn(0).getInt64());
+        p.accessor = static_cast<engine::FieldId>(pair.getColumn(1).getInt());
+        p.accessor_name = pair.getColumn(2).getString();
+        if (!pair.getColumn(3).isNull())
+            p.writer = static_cast<engine::FieldId>(pair.getColumn(3).getInt());
+        p.writer_name = pair.getColumn(4).getString();
+        p.true_sharing = pair.getColumn(5).getInt() != 0;
+        p.counts.load_hitm = static_cast<std::uint64_t>(pair.getColumn(6).getInt64());
+        p.counts.store_hitm = static_cast<std::uint64_t>(pair.getColumn(7).getInt64());
+        p.counts.store_shared = static_cast<std::uint64_t>(pair.getColumn(8).getInt64());
+        p.counts.invalidations = static_cast<std::uint64_t>(pair.getColumn(9).getInt64());
+        r.pairs.push_back(std::move(p));
+    }
+    return data;
+}
+
+} // namespace hitmap::store

@@ -1,0 +1,38 @@
+#pragma once
+// The software-c2c tables of a run (schemas/migrations/0002_c2c.sql): written inside the
+// run's finishing transaction, read back for reports, predictions and the GUI.
+#include "collector/c2c/replay_result.hpp"
+#include "engine/probe/object_registry.hpp"
+
+#include <SQLiteCpp/Database.h>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hitmap::store {
+
+struct TraceInfo {
+    std::optional<std::string> path; // relative to the database's folder
+    std::string format = "hitmap-trace-v1+zstd";
+    std::uint32_t threads = 0;
+    std::uint64_t records = 0;
+    std::uint64_t traced_ops = 0;
+    std::uint64_t dropped_records = 0;
+    std::uint64_t cpu_migrations = 0;
+    std::optional<std::uint64_t> bytes;
+    std::string model_cpus = "recorded";
+    std::uint32_t line_size = 64;
+};
+
+struct C2cData {
+    std::vector<engine::ObjectInfo> objects;
+    TraceInfo trace;
+    c2c::ReplayResult result;
+};
+
+void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data);
+// nullopt when the run has no c2c data (c2c off, or not finished).
+std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id);
+
+} // namespace hitmap::store

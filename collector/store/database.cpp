@@ -1,0 +1,301 @@
+#include "collector/store/database.hpp"
+
+#include "collector/store/file_probe.hpp"
+#include "collector/store/migrator.hpp"
+#include "collector/store/timestamp.hpp"
+
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace hitmap::store {
+namespace {
+
+constexpr int busy_timeout_ms = 5000;
+
+constexpr const char* run_columns =
+    "id, machine_id, workload, variant, params_json, threads, duration_s, ops, ops_per_s, "
+    "status, c2c_source, started_at, finished_at, note";
+
+// SQLite failures leave the store as the store error of their kind; others pass unchanged.
+template <class F> decltype(auto) guarded(const std::filesystem::path& path, F&& f) {
+    try {
+        return f();
+    } catch (const SQLite::Exception& e) {
+        throw_decoded(e, path);
+    }
+}
+
+// Stored canonically (sorted keys, no whitespace) so identical JSON compares equal as text.
+std::string canonical_json(const std::string& text, const char* what) {
+    try {
+        return nlohmann::json::parse(text).dump();
+    } catch (const nlohmann::json::parse_error& e) {
+        throw std::invalid_argument(fmt::format("{} is not valid JSON: {}", what, e.what()));
+    }
+}
+
+// SQLite creates the file too, but only this way does a failure say why (errno).
+void create_empty_file(const std::filesystem::path& path) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw StoreIoError(path, fmt::format("cannot create: {}", std::strerror(errno)));
+    ::close(fd);
+}
+
+template <class T> void bind_optional(SQLite::Statement& s, int index, const std::optional<T>& v) {
+    if (v)
+        s.bind(index, *v);
+    else
+        s.bind(index);
+}
+
+std::optional<std::string> optional_text(const SQLite::Column& c) {
+    return c.isNull() ? std::nullopt : std::optional(c.getString());
+}
+std::optional<std::int64_t> optional_int64(const SQLite::Column& c) {
+    return c.isNull() ? std::nullopt : std::optional(c.getInt64());
+}
+std::optional<double> optional_double(const SQLite::Column& c) {
+    return c.isNull() ? std::nullopt : std::optional(c.getDouble());
+}
+
+RunRecord read_run(const SQLite::Statement& q) {
+    return {.id = q.getColumn(0).getInt64(),
+            .machine_id = q.getColumn(1).getInt64(),
+            .workload = q.getColumn(2).getString(),
+            .variant = q.getColumn(3).getString(),
+            .params_json = q.getColumn(4).getString(),
+            .threads = q.getColumn(5).getInt(),
+            .duration_s = q.getColumn(6).getDouble(),
+            .ops = optional_int64(q.getColumn(7)),
+            .ops_per_s = optional_double(q.getColumn(8)),
+            .status = parse_run_status(q.getColumn(9).getString()),
+            .c2c_source = optional_text(q.getColumn(10)),
+            .started_at = q.getColumn(11).getString(),
+            .finished_at = optional_text(q.getColumn(12)),
+            .note = optional_text(q.getColumn(13))};
+}
+
+// Parameters 1..6 in the column order of both machine statements.
+void bind_machine(SQLite::Statement& s, const MachineInfo& m, const std::string& pmu_json) {
+    s.bind(1, m.host);
+    bind_optional(s, 2, m.cpu_model);
+    s.bind(3, m.cpu_count);
+    s.bind(4, m.kernel);
+    s.bind(5, m.cacheline_size);
+    s.bind(6, pmu_json);
+}
+
+} // namespace
+
+Database::Database(std::filesystem::path path, SQLite::Database db, int version)
+    : path_(std::move(path))
+    , db_(std::move(db))
+    , version_(version) {}
+
+int Database::latest_schema_version() {
+    return static_cast<int>(schemas::migrations().size());
+}
+
+Database Database::open(const std::filesystem::path& path, OpenOptions options,
+                        std::span<const schemas::Migration> migrations) {
+    require_contiguous(migrations);
+    const int latest = static_cast<int>(migrations.size());
+    const std::optional<int> existing = probe_schema_version(path);
+    if (existing && *existing > latest)
+        throw NewerSchema(path, *existing, latest);
+
+    if (options.read_only) {
+        if (!existing)
+            throw StoreIoError(path, "no hitmap database to open read-only");
+        if (*existing < latest)
+            throw OlderSchema(path, *existing, latest);
+        return guarded(path, [&] {
+            return Database(path, SQLite::Database(path, SQLite::OPEN_READONLY, busy_timeout_ms),
+                            *existing);
+        });
+    }
+
+    if (!existing) {
+        if (!options.create_if_missing)
+            throw StoreIoError(path, "no hitmap database here and create_if_missing is off");
+        create_empty_file(path);
+    }
+    return guarded(path, [&] {
+        SQLite::Database db(path, SQLite::OPEN_READWRITE, busy_timeout_ms);
+        // SQLite silently falls back to read-only for a file it may not write.
+        if (sqlite3_db_readonly(db.getHandle(), "main") == 1)
+            throw StoreIoError(path, "cannot write: permission denied (open it read-only)");
+        const int version = migrate(db, path, migrations);
+        db.exec("PRAGMA journal_mode = WAL");
+        db.exec("PRAGMA foreign_keys = ON");
+        return Database(path, std::move(db), version);
+    });
+}
+
+std::int64_t Database::upsert_machine(const MachineInfo& machine, const std::string& pmu_json) {
+    const std::string pmu = canonical_json(pmu_json, "machine pmu_json");
+    return guarded(path_, [&] {
+        SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        SQLite::Statement find(db_, "SELECT id FROM machine WHERE host = ? AND cpu_model IS ? "
+                                    "AND cpu_count = ? AND kernel = ? AND cacheline_size = ? "
+                                    "AND pmu_json = ?");
+        bind_machine(find, machine, pmu);
+        if (find.executeStep())
+            return find.getColumn(0).getInt64();
+        SQLite::Statement insert(
+            db_, "INSERT INTO machine (host, cpu_model, cpu_count, kernel, "
+                 "cacheline_size, pmu_json, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        bind_machine(insert, machine, pmu);
+        insert.bind(7, utc_now());
+        insert.exec();
+        const std::int64_t id = db_.getLastInsertRowid();
+        tx.commit();
+        return id;
+    });
+}
+
+std::optional<MachineRecord> Database::machine(std::int64_t id) const {
+    return guarded(path_, [&]() -> std::optional<MachineRecord> {
+        SQLite::Statement q(db_, "SELECT id, host, cpu_model, cpu_count, kernel, cacheline_size, "
+                                 "pmu_json, first_seen FROM machine WHERE id = ?");
+        q.bind(1, id);
+        if (!q.executeStep())
+            return std::nullopt;
+        return MachineRecord{.id = q.getColumn(0).getInt64(),
+                             .info = {.host = q.getColumn(1).getString(),
+                                      .cpu_model = optional_text(q.getColumn(2)),
+                                      .cpu_count = q.getColumn(3).getInt(),
+                                      .kernel = q.getColumn(4).getString(),
+                                      .cacheline_size = q.getColumn(5).getInt()},
+                             .pmu_json = q.getColumn(6).getString(),
+                             .first_seen = q.getColumn(7).getString()};
+    });
+}
+
+std::int64_t Database::begin_run(const RunRecord& run) {
+    const std::string params = canonical_json(run.params_json, "run params_json");
+    return guarded(path_, [&] {
+        SQLite::Statement insert(
+            db_, "INSERT INTO run (machine_id, workload, variant, params_json, threads, "
+                 "duration_s, ops, ops_per_s, status, c2c_source, started_at, note) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
+        insert.bind(1, run.machine_id);
+        insert.bind(2, run.workload);
+        insert.bind(3, run.variant);
+        insert.bind(4, params);
+        insert.bind(5, run.threads);
+        insert.bind(6, run.duration_s);
+        bind_optional(insert, 7, run.ops);
+        bind_optional(insert, 8, run.ops_per_s);
+        bind_optional(insert, 9, run.c2c_source);
+        insert.bind(10, utc_now());
+        bind_optional(insert, 11, run.note);
+        insert.exec();
+        return db_.getLastInsertRowid();
+    });
+}
+
+void Database::finish_run(std::int64_t run_id, const RunOutcome& outcome,
+                          const std::function<void(SQLite::Database&)>& extra) {
+    if (outcome.status == RunStatus::running)
+        throw std::invalid_argument("finish_run needs a final status, not 'running'");
+    guarded(path_, [&] {
+        SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        SQLite::Statement update(
+            db_, "UPDATE run SET status = ?, ops = ?, ops_per_s = ?, duration_s = ?, "
+                 "note = coalesce(?, note), finished_at = ? WHERE id = ? AND status = 'running'");
+        update.bind(1, std::string(to_string(outcome.status)));
+        bind_optional(update, 2, outcome.ops);
+        bind_optional(update, 3, outcome.ops_per_s);
+        update.bind(4, outcome.duration_s);
+        bind_optional(update, 5, outcome.note);
+        update.bind(6, utc_now());
+        update.bind(7, run_id);
+        if (update.exec() == 0) {
+            const auto existing = run(run_id);
+            throw RunStateError(path_, existing ? fmt::format("run {} is already {}", run_id,
+                                                              to_string(existing->status))
+                                                : fmt::format("run {} does not exist", run_id));
+        }
+        SQLite::Statement insert(db_, "INSERT INTO run_metric (run_id, name, value, unit, "
+                                      "available, reason) VALUES (?, ?, ?, ?, ?, ?)");
+        for (const Metric& m : outcome.metrics) {
+            insert.bind(1, run_id);
+            insert.bind(2, m.name);
+            bind_optional(insert, 3, m.value);
+            insert.bind(4, m.unit);
+            insert.bind(5, m.available ? 1 : 0);
+            bind_optional(insert, 6, m.reason);
+            insert.exec();
+            insert.reset();
+        }
+        if (extra)
+            extra(db_);
+        tx.commit();
+    });
+}
+
+std::vector<RunRecord> Database::runs(const RunFilter& filter) const {
+    std::string sql = fmt::format("SELECT {} FROM run WHERE 1", run_columns);
+    if (filter.workload)
+        sql += " AND workload = :workload";
+    if (filter.variant)
+        sql += " AND variant = :variant";
+    if (filter.status)
+        sql += " AND status = :status";
+    if (filter.ids)
+        sql += " AND id IN (SELECT value FROM json_each(:ids))";
+    sql += " ORDER BY id";
+    return guarded(path_, [&] {
+        SQLite::Statement q(db_, sql);
+        if (filter.workload)
+            q.bind(":workload", *filter.workload);
+        if (filter.variant)
+            q.bind(":variant", *filter.variant);
+        if (filter.status)
+            q.bind(":status", std::string(to_string(*filter.status)));
+        if (filter.ids)
+            q.bind(":ids", nlohmann::json(*filter.ids).dump());
+        std::vector<RunRecord> found;
+        while (q.executeStep())
+            found.push_back(read_run(q));
+        return found;
+    });
+}
+
+std::optional<RunRecord> Database::run(std::int64_t id) const {
+    return guarded(path_, [&]() -> std::optional<RunRecord> {
+        SQLite::Statement q(db_, fmt::format("SELECT {} FROM run WHERE id = ?", run_columns));
+        q.bind(1, id);
+        if (!q.executeStep())
+            return std::nullopt;
+        return read_run(q);
+    });
+}
+
+std::vector<Metric> Database::metrics(std::int64_t run_id) const {
+    return guarded(path_, [&] {
+        SQLite::Statement q(db_, "SELECT name, value, unit, available, reason FROM run_metric "
+                                 "WHERE run_id = ? ORDER BY name");
+        q.bind(1, run_id);
+        std::vector<Metric> found;
+        while (q.executeStep())
+            found.push_back({.name = q.getColumn(0).getString(),
+                             .value = optional_double(q.getColumn(1)),
+                             .unit = q.getColumn(2).getString(),
+                             .available = q.getColumn(3).getInt() != 0,
+                             .reason = optional_text(q.getColumn(4))});
+        return found;
+    });
+}
+
+} // namespace hitmap::store

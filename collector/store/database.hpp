@@ -1,0 +1,63 @@
+#pragma once
+// The hitmap SQLite store: opening (with its refusal and migration rules), machines, runs and
+// their metrics. Other modules add their tables through sql() and finish_run's `extra`.
+#include "collector/store/errors.hpp"
+#include "collector/store/machine.hpp"
+#include "collector/store/records.hpp"
+#include "schemas/migrations.hpp"
+
+#include <SQLiteCpp/Database.h>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace hitmap::store {
+
+struct OpenOptions {
+    bool create_if_missing = true;
+    bool read_only = false;
+};
+
+class Database {
+public:
+    // A file that is not a hitmap database, is newer or is corrupt is refused without a byte
+    // of it being written. No file (or a zero-length one) becomes a new database; an older
+    // one is copied to <path>.bak-v<N> and migrated. `migrations` is replaceable for tests.
+    static Database open(const std::filesystem::path& path, OpenOptions options = {},
+                         std::span<const schemas::Migration> migrations = schemas::migrations());
+
+    // The newest version this build understands.
+    static int latest_schema_version();
+    int schema_version() const { return version_; }
+    const std::filesystem::path& path() const { return path_; }
+    SQLite::Database& sql() { return db_; }
+
+    // The id of the row describing this machine, reusing an identical one.
+    std::int64_t upsert_machine(const MachineInfo& machine, const std::string& pmu_json);
+    std::optional<MachineRecord> machine(std::int64_t id) const;
+
+    // Commits a 'running' row at once, so a crashed run stays visible as incomplete. The
+    // store stamps id, status, started_at and finished_at; the record's values are ignored.
+    std::int64_t begin_run(const RunRecord& run);
+    // Updates the run, writes its metrics and calls `extra` in one transaction; if anything
+    // throws, nothing is written and the run stays 'running'.
+    void finish_run(std::int64_t run_id, const RunOutcome& outcome,
+                    const std::function<void(SQLite::Database&)>& extra = {});
+
+    std::vector<RunRecord> runs(const RunFilter& filter = {}) const;
+    std::optional<RunRecord> run(std::int64_t id) const;
+    std::vector<Metric> metrics(std::int64_t run_id) const; // by name
+
+private:
+    Database(std::filesystem::path path, SQLite::Database db, int version);
+
+    std::filesystem::path path_;
+    SQLite::Database db_;
+    int version_;
+};
+
+} // namespace hitmap::store

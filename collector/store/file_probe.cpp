@@ -1,0 +1,79 @@
+#include "collector/store/file_probe.hpp"
+
+#include "collector/store/errors.hpp"
+#include "schemas/migrations.hpp"
+
+#include <SQLiteCpp/Database.h>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sqlite3.h>
+#include <string_view>
+#include <unistd.h>
+
+namespace hitmap::store {
+namespace {
+
+constexpr std::string_view sqlite_magic{"SQLite format 3\0", 16};
+
+// The first bytes of the file; empty for a zero-length file.
+std::string read_magic(const std::filesystem::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw StoreIoError(path, fmt::format("cannot read: {}", std::strerror(errno)));
+    std::array<char, sqlite_magic.size()> buf{};
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    const int read_errno = errno;
+    ::close(fd);
+    if (n < 0)
+        throw StoreIoError(path, fmt::format("cannot read: {}", std::strerror(read_errno)));
+    return {buf.data(), static_cast<std::size_t>(n)};
+}
+
+std::optional<int> inspect_sqlite(const std::filesystem::path& path) {
+    SQLite::Database db(path, SQLite::OPEN_READONLY, 5000);
+    // Belt and braces: closing the last connection to a WAL file may checkpoint into it.
+    sqlite3_db_config(db.getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    const int app = db.execAndGet("PRAGMA application_id").getInt();
+    const int version = db.execAndGet("PRAGMA user_version").getInt();
+    if (app == schemas::application_id)
+        return version;
+    const int objects = db.execAndGet("SELECT count(*) FROM sqlite_schema").getInt();
+    if (app == 0 && version == 0 && objects == 0)
+        return std::nullopt;
+    if (app != 0)
+        throw NotAHitmapDatabase(
+            path, fmt::format("SQLite database of another application (application_id {:#010x})",
+                              static_cast<std::uint32_t>(app)));
+    throw NotAHitmapDatabase(
+        path, fmt::format("SQLite database of another application ({} tables and indexes, "
+                          "no hitmap application_id)",
+                          objects));
+}
+
+} // namespace
+
+std::optional<int> probe_schema_version(const std::filesystem::path& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (status.type() == std::filesystem::file_type::not_found)
+        return std::nullopt;
+    if (ec)
+        throw StoreIoError(path, fmt::format("cannot inspect: {}", ec.message()));
+    if (status.type() != std::filesystem::file_type::regular)
+        throw NotAHitmapDatabase(path, "not a regular file");
+    const std::string magic = read_magic(path);
+    if (magic.empty())
+        return std::nullopt;
+    if (magic != sqlite_magic)
+        throw NotAHitmapDatabase(path, "not an SQLite database");
+    try {
+        return inspect_sqlite(path);
+    } catch (const SQLite::Exception& e) {
+        throw_decoded(e, path);
+    }
+}
+
+} // namespace hitmap::store

@@ -1,0 +1,23 @@
+#pragma once
+// What the store records about the machine a run executed on.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace hitmap::store {
+
+struct MachineInfo {
+    std::string host{};
+    std::optional<std::string> cpu_model{}; // absent where /proc/cpuinfo names none (many ARM)
+    int cpu_count = 1;                      // online CPUs
+    std::string kernel{};                   // uname release
+    int cacheline_size = 64;
+    bool operator==(const MachineInfo&) const = default;
+};
+
+MachineInfo detect_machine();
+
+// The first "model name" of a /proc/cpuinfo text.
+std::optional<std::string> parse_cpu_model(std::string_view cpuinfo);
+
+} // namespace hitmap::store

@@ -1,0 +1,72 @@
+#pragma once
+// Plain values read from and written to the store.
+#include "collector/store/machine.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hitmap::store {
+
+enum class RunStatus { running, complete, failed, cancelled };
+
+// The text stored in run.status.
+std::string_view to_string(RunStatus status);
+// Throws std::invalid_argument for text that names no status.
+RunStatus parse_run_status(std::string_view text);
+
+struct MachineRecord {
+    std::int64_t id = 0;
+    MachineInfo info{};
+    std::string pmu_json{};
+    std::string first_seen{}; // ISO-8601 UTC
+    bool operator==(const MachineRecord&) const = default;
+};
+
+struct RunRecord {
+    std::int64_t id = 0; // assigned by begin_run
+    std::int64_t machine_id = 0;
+    std::string workload{};
+    std::string variant{};
+    std::string params_json = "{}";
+    int threads = 1;
+    double duration_s = 0;
+    std::optional<std::int64_t> ops{};
+    std::optional<double> ops_per_s{};
+    RunStatus status = RunStatus::running;
+    std::optional<std::string> c2c_source{};
+    std::string started_at{}; // ISO-8601 UTC, stamped by begin_run
+    std::optional<std::string> finished_at{};
+    std::optional<std::string> note{};
+    bool operator==(const RunRecord&) const = default;
+};
+
+struct Metric {
+    std::string name{};
+    std::optional<double> value{};
+    std::string unit{};
+    bool available = true;
+    std::optional<std::string> reason{}; // why an unavailable metric could not be measured
+    bool operator==(const Metric&) const = default;
+};
+
+struct RunOutcome {
+    RunStatus status = RunStatus::complete; // anything but running
+    std::optional<std::int64_t> ops{};
+    std::optional<double> ops_per_s{};
+    double duration_s = 0;
+    std::vector<Metric> metrics{};
+    std::optional<std::string> note{}; // replaces the run's note when present
+};
+
+// Every criterion that is set must match; an unset one matches everything.
+struct RunFilter {
+    std::optional<std::string> workload{};
+    std::optional<std::string> variant{};
+    std::optional<RunStatus> status{};
+    std::optional<std::vector<std::int64_t>> ids{};
+};
+
+} // namespace hitmap::store
