@@ -1,0 +1,132 @@
+#include "collector/perf/pmu_capabilities.hpp"
+
+#include "collector/perf/errors.hpp"
+#include "collector/perf/event.hpp"
+#include "collector/perf/perf_syscall.hpp"
+#include "collector/perf/sysfs.hpp"
+
+#include <fmt/format.h>
+#include <linux/perf_event.h>
+
+namespace hitmap::perf {
+
+namespace {
+
+// User mode only: the least privileged request, and what CounterGroup falls back to.
+std::optional<std::string> cycles_refusal() {
+    const EventSpec cycles = *find_event("cycles");
+    perf_event_attr attr{};
+    attr.size = sizeof(attr);
+    attr.type = cycles.type;
+    attr.config = cycles.config;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    const OpenResult opened = open_event(attr, 0, -1, -1);
+    if (opened.fd)
+        return std::nullopt;
+    return describe_errno(opened.error);
+}
+
+void detect_intel_mem_events(PmuCapabilities& caps) {
+    // Hybrid parts name the P-core PMU cpu_core; mem-loads lives there, not under cpu.
+    for (const char* pmu : {"cpu", "cpu_core"}) {
+        const auto events = pmu_directory(pmu) / "events";
+        if (!std::filesystem::exists(events / "mem-loads"))
+            continue;
+        caps.intel_mem_pmu = pmu;
+        caps.intel_mem_loads = true;
+        caps.intel_mem_stores = std::filesystem::exists(events / "mem-stores");
+        caps.intel_mem_loads_aux = std::filesystem::exists(events / "mem-loads-aux");
+        return;
+    }
+}
+
+template <typename T> nlohmann::json or_null(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+std::string_view to_string(MemorySampling sampling) {
+    switch (sampling) {
+    case MemorySampling::intel_pebs:
+        return "intel_pebs";
+    case MemorySampling::amd_ibs:
+        return "amd_ibs";
+    case MemorySampling::none:
+        break;
+    }
+    return "none";
+}
+
+MemorySampling PmuCapabilities::memory_sampling() const {
+    if (intel_mem_loads)
+        return MemorySampling::intel_pebs;
+    if (ibs_op_type)
+        return MemorySampling::amd_ibs;
+    return MemorySampling::none;
+}
+
+nlohmann::json PmuCapabilities::to_json() const {
+    return nlohmann::json{
+        {"hardware_counters", hardware_counters},
+        {"hardware_counters_reason", or_null(hardware_counters_reason)},
+        {"memory_sampling", to_string(memory_sampling())},
+        {"intel_mem_pmu", or_null(intel_mem_pmu)},
+        {"intel_mem_loads", intel_mem_loads},
+        {"intel_mem_stores", intel_mem_stores},
+        {"intel_mem_loads_aux", intel_mem_loads_aux},
+        {"ibs_op_type", or_null(ibs_op_type)},
+        {"perf_event_paranoid", or_null(perf_event_paranoid)},
+        {"tracefs", or_null(tracefs)},
+        {"lock_contention_tracepoints", lock_contention_tracepoints},
+    };
+}
+
+std::string PmuCapabilities::summary() const {
+    return fmt::format(
+        "hardware counters: {}; precise memory sampling: {}; perf_event_paranoid: {}; tracefs: "
+        "{}; lock contention tracepoints: {}",
+        hardware_counters ? "yes" : "no (" + hardware_counters_reason.value_or("?") + ")",
+        to_string(memory_sampling()),
+        perf_event_paranoid ? std::to_string(*perf_event_paranoid) : "unreadable",
+        tracefs.value_or("not mounted"), lock_contention_tracepoints ? "yes" : "no");
+}
+
+PmuCapabilities detect_pmu() {
+    PmuCapabilities caps;
+    caps.hardware_counters_reason = cycles_refusal();
+    caps.hardware_counters = !caps.hardware_counters_reason;
+    detect_intel_mem_events(caps);
+    caps.ibs_op_type = pmu_type("ibs_op");
+    caps.perf_event_paranoid = perf_event_paranoid();
+    if (const auto root = tracefs_root())
+        caps.tracefs = root->string();
+    caps.lock_contention_tracepoints =
+        tracepoint_id("lock", "contention_begin") && tracepoint_id("lock", "contention_end");
+    return caps;
+}
+
+std::optional<int> perf_event_paranoid() {
+    return read_number<int>("/proc/sys/kernel/perf_event_paranoid");
+}
+
+std::optional<std::filesystem::path> tracefs_root() {
+    // Both paths exist as empty directories when tracefs is not mounted.
+    for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(std::filesystem::path(root) / "events", ec))
+            return root;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> tracepoint_id(std::string_view category, std::string_view name) {
+    const auto root = tracefs_root();
+    if (!root)
+        return std::nullopt;
+    return read_number<std::uint64_t>(*root / "events" / category / name / "id");
+}
+
+} // namespace hitmap::perf

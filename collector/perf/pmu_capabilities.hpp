@@ -1,0 +1,50 @@
+#pragma once
+// What this machine's perf can do: hardware counters, which precise memory sampling facility
+// (Intel PEBS mem-loads/mem-stores, AMD IBS op), the paranoid level and the tracefs tracepoints
+// for kernel lock waits. Detected once per run and stored with the machine.
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace hitmap::perf {
+
+enum class MemorySampling { none, intel_pebs, amd_ibs };
+
+std::string_view to_string(MemorySampling sampling);
+
+struct PmuCapabilities {
+    bool hardware_counters = false; // a user-mode cycles counter opened for this thread
+    std::optional<std::string> hardware_counters_reason; // why not, when not
+
+    std::optional<std::string> intel_mem_pmu; // "cpu" or "cpu_core" (hybrid) with mem-loads
+    bool intel_mem_loads = false;
+    bool intel_mem_stores = false;
+    bool intel_mem_loads_aux = false; // Sapphire Rapids / Alder Lake P-core grouping quirk
+    std::optional<std::uint32_t> ibs_op_type;
+
+    std::optional<int> perf_event_paranoid;
+    std::optional<std::string> tracefs;       // mount point with an events/ directory
+    bool lock_contention_tracepoints = false; // lock:contention_begin/end ids readable
+
+    // The facility MemorySampler would use: Intel when mem-loads exists, else AMD IBS.
+    MemorySampling memory_sampling() const;
+
+    nlohmann::json to_json() const;
+    std::string summary() const; // one line for humans
+};
+
+PmuCapabilities detect_pmu();
+
+// /proc/sys/kernel/perf_event_paranoid, if readable.
+std::optional<int> perf_event_paranoid();
+
+// The first mounted tracefs among /sys/kernel/tracing and /sys/kernel/debug/tracing.
+std::optional<std::filesystem::path> tracefs_root();
+
+// tracefs events/<category>/<name>/id: the config of a PERF_TYPE_TRACEPOINT event.
+std::optional<std::uint64_t> tracepoint_id(std::string_view category, std::string_view name);
+
+} // namespace hitmap::perf

@@ -1,0 +1,31 @@
+#pragma once
+// The mmap'ed ring buffer of a sampling event: one metadata page, then a power-of-two data
+// area the kernel writes records into and we consume.
+#include "collector/perf/sample_records.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace hitmap::perf {
+
+class RingBuffer {
+public:
+    // Maps the ring of event `fd` with `data_pages` data pages (a power of two).
+    RingBuffer(int fd, std::size_t data_pages);
+    RingBuffer(RingBuffer&& other) noexcept;
+    RingBuffer& operator=(RingBuffer&& other) noexcept;
+    RingBuffer(const RingBuffer&) = delete;
+    RingBuffer& operator=(const RingBuffer&) = delete;
+    ~RingBuffer();
+
+    // Parses everything written since the last drain and hands that space back to the kernel
+    // (also when it turns out corrupt, so one bad record does not wedge the ring).
+    SampleBatch drain(std::uint64_t sample_type);
+
+private:
+    void* base_ = nullptr;
+    std::size_t page_size_ = 0;
+    std::size_t length_ = 0;
+};
+
+} // namespace hitmap::perf

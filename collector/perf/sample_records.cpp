@@ -1,0 +1,131 @@
+#include "collector/perf/sample_records.hpp"
+
+#include "collector/perf/errors.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <linux/perf_event.h>
+#include <tuple>
+
+namespace hitmap::perf {
+
+namespace {
+
+constexpr std::uint64_t supported_sample_type =
+    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+    PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC |
+    PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
+    PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
+
+// Copies n bytes starting at ring position `pos`, wrapping at the end of the ring.
+void copy_out(std::span<const std::byte> ring, std::uint64_t pos, std::size_t n, std::byte* out) {
+    const std::size_t offset = pos % ring.size();
+    const std::size_t first = std::min(n, ring.size() - offset);
+    std::memcpy(out, ring.data() + offset, first);
+    std::memcpy(out + first, ring.data(), n - first);
+}
+
+// Reads the u64 words of one record body in order.
+class BodyReader {
+public:
+    explicit BodyReader(std::span<const std::byte> body)
+        : body_(body) {}
+
+    std::uint64_t next() {
+        if (offset_ + sizeof(std::uint64_t) > body_.size())
+            throw PerfCorruptRecord(fmt::format("record of {} bytes is shorter than its fields",
+                                                body_.size() + sizeof(perf_event_header)));
+        std::uint64_t word = 0;
+        std::memcpy(&word, body_.data() + offset_, sizeof(word));
+        offset_ += sizeof(word);
+        return word;
+    }
+
+    // Skips a field when the sample_type has it.
+    void skip_if(std::uint64_t sample_type, std::uint64_t bit) {
+        if (sample_type & bit)
+            next();
+    }
+
+private:
+    std::span<const std::byte> body_;
+    std::size_t offset_ = 0;
+};
+
+std::pair<std::uint32_t, std::uint32_t> split_u32(std::uint64_t word) {
+    std::uint32_t halves[2];
+    std::memcpy(halves, &word, sizeof(halves));
+    return {halves[0], halves[1]};
+}
+
+// Field order as written by the kernel's perf_output_sample().
+MemorySample parse_sample(std::span<const std::byte> body, std::uint64_t sample_type) {
+    BodyReader in(body);
+    MemorySample s;
+    in.skip_if(sample_type, PERF_SAMPLE_IDENTIFIER);
+    if (sample_type & PERF_SAMPLE_IP)
+        s.ip = in.next();
+    if (sample_type & PERF_SAMPLE_TID)
+        std::tie(s.pid, s.tid) = split_u32(in.next());
+    if (sample_type & PERF_SAMPLE_TIME)
+        s.time = in.next();
+    if (sample_type & PERF_SAMPLE_ADDR)
+        s.addr = in.next();
+    in.skip_if(sample_type, PERF_SAMPLE_ID);
+    in.skip_if(sample_type, PERF_SAMPLE_STREAM_ID);
+    if (sample_type & PERF_SAMPLE_CPU)
+        s.cpu = split_u32(in.next()).first;
+    in.skip_if(sample_type, PERF_SAMPLE_PERIOD);
+    if (sample_type & PERF_SAMPLE_WEIGHT)
+        s.weight = in.next();
+    if (sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+        s.weight = split_u32(in.next()).first;
+    if (sample_type & PERF_SAMPLE_DATA_SRC)
+        s.data_src = in.next();
+    return s; // later fields (transaction, phys_addr, page sizes) are not kept
+}
+
+} // namespace
+
+SampleBatch parse_sample_records(std::span<const std::byte> ring, std::uint64_t tail,
+                                 std::uint64_t head, std::uint64_t sample_type) {
+    if (const std::uint64_t unsupported = sample_type & ~supported_sample_type)
+        throw PerfInvalidConfig(
+            fmt::format("sample_type bits {:#x} have variable size; not parsed", unsupported));
+    if (head < tail || head - tail > ring.size())
+        throw PerfCorruptRecord(fmt::format("ring window [{}, {}) does not fit a {}-byte ring",
+                                            tail, head, ring.size()));
+
+    SampleBatch batch;
+    std::vector<std::byte> record;
+    for (std::uint64_t pos = tail; pos < head;) {
+        perf_event_header header{};
+        if (head - pos < sizeof(header))
+            throw PerfCorruptRecord(
+                fmt::format("truncated record header at ring position {}", pos));
+        copy_out(ring, pos, sizeof(header), reinterpret_cast<std::byte*>(&header));
+        if (header.size < sizeof(header) || header.size > head - pos)
+            throw PerfCorruptRecord(fmt::format("record of type {} at ring position {} claims {} "
+                                                "bytes, {} available",
+                                                header.type, pos, header.size, head - pos));
+        record.resize(header.size - sizeof(header));
+        copy_out(ring, pos + sizeof(header), record.size(), record.data());
+
+        if (header.type == PERF_RECORD_SAMPLE) {
+            batch.samples.push_back(parse_sample(record, sample_type));
+        } else if (header.type == PERF_RECORD_LOST) {
+            BodyReader lost(record);
+            lost.next(); // id
+            batch.lost_samples += lost.next();
+            ++batch.lost_records;
+        } else {
+            ++batch.other_records;
+        }
+        pos += header.size;
+    }
+    return batch;
+}
+
+} // namespace hitmap::perf

@@ -1,0 +1,38 @@
+#pragma once
+// Parsing of a perf mmap ring buffer: PERF_RECORD_SAMPLE records become typed MemorySamples,
+// everything else is skipped and counted. Pure, so it is tested with synthetic buffers.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace hitmap::perf {
+
+// Fields the sample_type did not request stay 0.
+struct MemorySample {
+    std::uint64_t ip = 0;
+    std::uint32_t pid = 0;
+    std::uint32_t tid = 0;
+    std::uint64_t time = 0;
+    std::uint64_t addr = 0; // data address
+    std::uint32_t cpu = 0;
+    std::uint64_t data_src = 0; // see decode_data_src()
+    std::uint64_t weight = 0;   // load latency in cycles (WEIGHT_STRUCT: its var1_dw)
+};
+
+struct SampleBatch {
+    std::vector<MemorySample> samples;
+    std::uint64_t lost_samples = 0;  // summed over PERF_RECORD_LOST
+    std::uint64_t lost_records = 0;  // PERF_RECORD_LOST records seen
+    std::uint64_t other_records = 0; // mmap, comm, throttle, ... skipped
+};
+
+// Parses the records in ring positions [tail, head) of a ring data area (positions grow without
+// bound and wrap modulo ring.size(); a record may straddle the end). sample_type is the attr's:
+// fixed-size fields only (IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD, WEIGHT or
+// WEIGHT_STRUCT, DATA_SRC, TRANSACTION, PHYS_ADDR, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE), else
+// PerfInvalidConfig. A record that does not fit its header or the window is PerfCorruptRecord.
+SampleBatch parse_sample_records(std::span<const std::byte> ring, std::uint64_t tail,
+                                 std::uint64_t head, std::uint64_t sample_type);
+
+} // namespace hitmap::perf

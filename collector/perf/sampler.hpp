@@ -1,0 +1,56 @@
+#pragma once
+// Precise memory sampling for one thread, the "hardware" c2c source: Intel PEBS load-latency
+// (cpu/mem-loads,ldlat=N/, plus cpu/mem-stores/ into the same ring) or AMD IBS op, each sample
+// carrying the data address and a perf_mem_data_src. The record parsing and data_src decoding
+// it relies on are pure and live in sample_records.hpp and data_source.hpp.
+#include "collector/perf/data_source.hpp"
+#include "collector/perf/errors.hpp"
+#include "collector/perf/pmu_capabilities.hpp"
+#include "collector/perf/ring_buffer.hpp"
+#include "collector/perf/sample_records.hpp"
+#include "collector/perf/unique_fd.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <sys/types.h>
+#include <vector>
+
+namespace hitmap::perf {
+
+struct MemorySamplerOptions {
+    pid_t tid = 0;                          // 0 = the calling thread
+    std::uint64_t frequency_hz = 4000;      // per event, perf's default
+    std::uint16_t load_latency_cycles = 30; // Intel ldlat: faster loads are not sampled (c2c: 30)
+    std::size_t ring_pages = 64;            // data pages, a power of two
+};
+
+// What every sample records: IP|TID|TIME|ADDR|CPU|WEIGHT|DATA_SRC.
+std::uint64_t memory_sample_type();
+
+class MemorySampler {
+public:
+    // Opens disabled. Throws PerfUnsupported when `pmu` has no precise memory sampling, or the
+    // decoded open error (see errors.hpp).
+    explicit MemorySampler(const PmuCapabilities& pmu, MemorySamplerOptions options = {});
+
+    void enable();
+    void disable();
+
+    // Samples written since the last drain; call often enough that the ring does not overflow
+    // (overflow shows up as lost_samples).
+    SampleBatch drain();
+
+    MemorySampling facility() const { return facility_; }
+
+private:
+    void open_intel(const PmuCapabilities& pmu, const MemorySamplerOptions& options);
+    void open_amd(const PmuCapabilities& pmu, const MemorySamplerOptions& options);
+
+    MemorySampling facility_ = MemorySampling::none;
+    std::vector<UniqueFd> leaders_; // enabled and disabled together
+    std::vector<UniqueFd> members_; // follow their leader
+    std::optional<RingBuffer> ring_;
+};
+
+} // namespace hitmap::perf

@@ -1,0 +1,21 @@
+#include "collector/perf/unique_fd.hpp"
+
+#include <unistd.h>
+
+namespace hitmap::perf {
+
+UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0)
+            ::close(fd_);
+        fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+}
+
+UniqueFd::~UniqueFd() {
+    if (fd_ >= 0)
+        ::close(fd_);
+}
+
+} // namespace hitmap::perf
