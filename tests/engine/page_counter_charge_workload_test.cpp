@@ -1,0 +1,286 @@
+// The page-counter-charge workload (seed 001): its description, parameter validation, and
+// what a run returns (ops, stats, object registry, traces, layout override).
+#include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/layout_error.hpp"
+#include "engine/workloads/page_counter_charge.hpp"
+#include "engine/workloads/workload.hpp"
+
+#include <atomic>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace hitmap::engine {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using json = nlohmann::json;
+
+const Workload& workload() {
+    return find_workload("page-counter-charge");
+}
+
+WorkloadRunConfig config_for(std::string variant, unsigned threads, std::uint64_t iterations) {
+    WorkloadRunConfig c;
+    c.variant = std::move(variant);
+    c.threads = threads;
+    c.stop.iterations = iterations;
+    return c;
+}
+
+std::string validate_error(const WorkloadRunConfig& c) {
+    try {
+        workload().validate(c);
+    } catch (const WorkloadError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(PageCounterChargeWorkload, Registered) {
+    const auto& all = all_workloads();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0]->info().name, "page-counter-charge");
+    EXPECT_EQ(&find_workload("page-counter-charge"), all[0]);
+    try {
+        find_workload("nope");
+        FAIL() << "expected WorkloadError";
+    } catch (const WorkloadError& e) {
+        EXPECT_THAT(e.what(), AllOf(HasSubstr("unknown workload 'nope'"),
+                                    HasSubstr("known: page-counter-charge")));
+    }
+}
+
+TEST(PageCounterChargeWorkload, Info) {
+    const WorkloadInfo& info = workload().info();
+    EXPECT_EQ(info.seed, "001");
+    std::vector<std::string> variants;
+    for (const auto& v : info.variants) {
+        variants.push_back(v.name);
+        EXPECT_FALSE(v.description.empty()) << v.name;
+    }
+    EXPECT_EQ(variants,
+              (std::vector<std::string>{"v6.0", "v6.0+p1", "v6.0+p1-2", "v6.1", "v6.15"}));
+    std::map<std::string, json> params;
+    for (const auto& p : info.params)
+        params[p.name] = p.default_value;
+    EXPECT_EQ(params, (std::map<std::string, json>{{"batch", 0u},
+                                                   {"depth", 3u},
+                                                   {"phase", 0u},
+                                                   {"max_pages", 8u},
+                                                   {"inflight", 64u},
+                                                   {"top_min", 16u},
+                                                   {"top_low", 32u},
+                                                   {"leaf_max", 0u}}));
+}
+
+TEST(PageCounterChargeWorkload, VariantsFollowThePatchSeries) {
+    const auto& v = PageCounterChargeWorkload::variants();
+    ASSERT_EQ(v.size(), 5u);
+    using P = ProtectionPropagation;
+    // name, propagation, v6_15 fields, layout, batch
+    EXPECT_EQ(v[0].propagation, P::always_exchange);
+    EXPECT_EQ(v[0].layout, "v6.0");
+    EXPECT_EQ(v[0].batch, 32u);
+    EXPECT_EQ(v[1].propagation, P::on_change); // patch 1: the atomic ops
+    EXPECT_EQ(v[1].layout, "v6.0");
+    EXPECT_EQ(v[1].batch, 32u);
+    EXPECT_EQ(v[2].layout, "v6.1"); // patch 2: the layout
+    EXPECT_EQ(v[2].batch, 32u);
+    EXPECT_EQ(v[3].layout, "v6.1"); // patch 3: the batch
+    EXPECT_EQ(v[3].batch, 64u);
+    EXPECT_FALSE(v[3].v6_15_fields);
+    EXPECT_EQ(v[4].layout, "v6.15");
+    EXPECT_TRUE(v[4].v6_15_fields);
+    EXPECT_EQ(v[4].batch, 64u);
+    for (const auto& variant : v)
+        EXPECT_NE(find_builtin_layout("page_counter", variant.layout), nullptr) << variant.name;
+}
+
+TEST(PageCounterChargeWorkload, ValidConfigPasses) {
+    for (const auto& v : workload().info().variants)
+        EXPECT_EQ(validate_error(config_for(v.name, 2, 10)), "") << v.name;
+    WorkloadRunConfig c = config_for("v6.1", 1, 10);
+    c.params = {{"depth", 16}, {"phase", 56}, {"batch", 16}, {"leaf_max", 100}};
+    EXPECT_EQ(validate_error(c), "");
+}
+
+TEST(PageCounterChargeWorkload, InvalidConfigsThrowBeforeRunning) {
+    EXPECT_THAT(validate_error(config_for("v6.2", 1, 10)),
+                AllOf(HasSubstr("unknown variant 'v6.2'"),
+                      HasSubstr("variants: v6.0, v6.0+p1, v6.0+p1-2, v6.1, v6.15")));
+    EXPECT_THAT(validate_error(config_for("v6.1", 0, 10)), HasSubstr("threads must be at least 1"));
+
+    const auto with = [](json params) {
+        WorkloadRunConfig c = config_for("v6.1", 1, 10);
+        c.params = std::move(params);
+        return validate_error(c);
+    };
+    EXPECT_THAT(with({{"bogus", 1}}), HasSubstr("unknown parameter 'bogus'"));
+    EXPECT_THAT(with({{"depth", "3"}}),
+                HasSubstr("parameter 'depth' of page-counter-charge wants a number"));
+    EXPECT_THAT(with({{"depth", 2.5}}), HasSubstr("parameter 'depth'"));
+    EXPECT_THAT(with({{"depth", true}}), HasSubstr("parameter 'depth'"));
+    EXPECT_THAT(with({{"depth", -1}}), HasSubstr("parameter 'depth' must not be negative"));
+    EXPECT_THAT(with({{"depth", 0}}), HasSubstr("depth must be in 1..16"));
+    EXPECT_THAT(with({{"depth", 17}}), HasSubstr("depth must be in 1..16"));
+    EXPECT_THAT(with({{"phase", 4}}), HasSubstr("phase must be a multiple of 8 below 64"));
+    EXPECT_THAT(with({{"phase", 3}}), HasSubstr("phase must be a multiple of 8 below 64"));
+    EXPECT_THAT(with({{"phase", 64}}), HasSubstr("phase must be a multiple of 8 below 64"));
+    EXPECT_THAT(with({{"max_pages", 0}}), HasSubstr("max_pages and inflight must be at least 1"));
+    EXPECT_THAT(with({{"inflight", 0}}), HasSubstr("max_pages and inflight must be at least 1"));
+
+    // run() validates too: the same error, and nothing runs.
+    WorkloadRunConfig c = config_for("v6.1", 1, 10);
+    c.params = {{"phase", 12}};
+    EXPECT_THROW(workload().run(c, {}), WorkloadError);
+}
+
+TEST(PageCounterChargeWorkload, LayoutMissingAFieldOfTheVariantIsALayoutError) {
+    WorkloadRunConfig c = config_for("v6.15", 1, 10);
+    c.layouts["page_counter"] = *find_builtin_layout("page_counter", "v6.1"); // no local_watermark
+    EXPECT_THROW(workload().validate(c), LayoutError);
+    c.variant = "v6.1";
+    EXPECT_NO_THROW(workload().validate(c));
+}
+
+void expect_final_state(const WorkloadResult& r, unsigned threads, std::uint64_t iterations) {
+    EXPECT_EQ(r.ops, threads * iterations);
+    ASSERT_EQ(r.ops_per_thread.size(), threads);
+    for (std::uint64_t ops : r.ops_per_thread)
+        EXPECT_EQ(ops, iterations);
+    EXPECT_EQ(std::accumulate(r.ops_per_thread.begin(), r.ops_per_thread.end(), std::uint64_t{0}),
+              r.ops);
+    EXPECT_GT(r.seconds, 0.0);
+    EXPECT_EQ(r.stats.at("final_root_usage").get<std::int64_t>(), 0);
+    EXPECT_EQ(r.stats.at("charge_failures").get<std::uint64_t>(), 0u);
+    EXPECT_GT(r.stats.at("stock_hits").get<std::uint64_t>(), 0u);
+    EXPECT_GT(r.stats.at("counter_charges").get<std::uint64_t>(), 0u);
+    EXPECT_EQ(r.stats.at("over_high").get<std::uint64_t>(), 0u); // memory.high unlimited
+}
+
+TEST(PageCounterChargeWorkload, RunCountsOpsAndLeavesNothingCharged) {
+    const WorkloadRunConfig c = config_for("v6.1", 2, 20000);
+    const WorkloadResult r = workload().run(c, {});
+    expect_final_state(r, 2, 20000);
+    EXPECT_TRUE(r.traces.empty());
+    EXPECT_EQ(r.resolved_params.at("batch"), 64);
+    EXPECT_EQ(r.resolved_params.at("depth"), 3);
+    EXPECT_EQ(r.resolved_params.at("layout.page_counter"), "v6.1");
+}
+
+TEST(PageCounterChargeWorkload, ObjectNames) {
+    const WorkloadResult r = workload().run(config_for("v6.0", 2, 100), {});
+    std::vector<std::string> names;
+    for (const ObjectInfo& o : r.objects.objects()) {
+        EXPECT_EQ(o.id, names.size());
+        names.push_back(o.name);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"root/memory", "top/memory", "top/mid/memory",
+                                               "top/mid/leaf/memory", "stock/0", "stock/1"}));
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(r.objects.at(i).layout.version, "v6.0");
+        EXPECT_EQ(r.objects.at(i).layout.size, 112u);
+    }
+    EXPECT_EQ(r.objects.at(4).layout.type, &memcg_stock_type());
+
+    WorkloadRunConfig deep = config_for("v6.1", 1, 100);
+    deep.params = {{"depth", 4}, {"phase", 16}};
+    const WorkloadResult d = workload().run(deep, {});
+    ASSERT_EQ(d.objects.objects().size(), 6u);
+    EXPECT_EQ(d.objects.at(4).name, "l1/l2/l3/l4/memory");
+    EXPECT_EQ(d.objects.at(4).phase, 16u);
+    EXPECT_EQ(d.objects.at(5).name, "stock/0");
+    EXPECT_EQ(d.stats.at("final_root_usage"), 0);
+}
+
+TEST(PageCounterChargeWorkload, TracedRun) {
+    if (!HITMAP_PROBES)
+        GTEST_SKIP() << "probes compiled out";
+    WorkloadRunConfig c = config_for("v6.0", 2, 20000);
+    c.trace = TraceOptions{true, 1 << 20, {}};
+    const WorkloadResult r = workload().run(c, {});
+    expect_final_state(r, 2, 20000);
+    ASSERT_EQ(r.traces.size(), 2u);
+    std::uint64_t traced_ops = 0;
+    std::set<std::uint16_t> objects_seen;
+    for (unsigned t = 0; t < 2; ++t) {
+        const TraceBuffer& b = *r.traces[t].buffer;
+        EXPECT_EQ(r.traces[t].thread, t);
+        EXPECT_EQ(b.dropped_records(), 0u);
+        EXPECT_EQ(b.traced_operations(), r.ops_per_thread[t]);
+        EXPECT_GT(b.records().size(), r.ops_per_thread[t]); // several accesses per operation
+        traced_ops += b.traced_operations();
+        for (const TraceRecord& rec : b.records()) {
+            ASSERT_LT(rec.object, r.objects.objects().size());
+            const ObjectInfo& o = r.objects.at(rec.object);
+            ASSERT_TRUE(o.layout.has(rec.field));
+            ASSERT_EQ(rec.offset, o.layout.at(rec.field).offset);
+            ASSERT_EQ(rec.size(), o.layout.at(rec.field).size);
+            objects_seen.insert(rec.object);
+            if (o.name.starts_with("stock/")) {
+                ASSERT_EQ(o.name, "stock/" + std::to_string(t)); // each thread its own stock
+            }
+        }
+    }
+    EXPECT_EQ(traced_ops, r.ops);
+    // every counter of the hierarchy and both stocks appear
+    EXPECT_EQ(objects_seen, (std::set<std::uint16_t>{0, 1, 2, 3, 4, 5}));
+}
+
+TEST(PageCounterChargeWorkload, SmallTraceBufferKeepsWholeOperations) {
+    if (!HITMAP_PROBES)
+        GTEST_SKIP() << "probes compiled out";
+    WorkloadRunConfig c = config_for("v6.1", 1, 5000);
+    c.trace = TraceOptions{true, 1000, {}};
+    const WorkloadResult r = workload().run(c, {});
+    ASSERT_EQ(r.traces.size(), 1u);
+    const TraceBuffer& b = *r.traces[0].buffer;
+    EXPECT_EQ(r.ops, 5000u);
+    EXPECT_LT(b.traced_operations(), r.ops);
+    EXPECT_GT(b.traced_operations(), 0u);
+    EXPECT_LE(b.records().size(), 1000u);
+    EXPECT_GT(b.dropped_records(), 0u);
+    EXPECT_EQ(r.stats.at("final_root_usage"), 0);
+}
+
+TEST(PageCounterChargeWorkload, LayoutOverride) {
+    WorkloadRunConfig c = config_for("v6.0", 2, 2000);
+    c.layouts["page_counter"] = *find_builtin_layout("page_counter", "v6.1");
+    const WorkloadResult r = workload().run(c, {});
+    expect_final_state(r, 2, 2000);
+    EXPECT_EQ(r.resolved_params.at("layout.page_counter"), "v6.1");
+    EXPECT_EQ(r.resolved_params.at("batch"), 32); // still the variant's batch
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(r.objects.at(i).layout.version, "v6.1");
+        EXPECT_EQ(r.objects.at(i).layout.size, 192u);
+        EXPECT_EQ(r.objects.at(i).layout.at(pc::high).offset, 144u);
+    }
+}
+
+TEST(PageCounterChargeWorkload, LeafMaxCausesFailures) {
+    WorkloadRunConfig c = config_for("v6.15", 2, 5000);
+    c.params = {{"leaf_max", 40}, {"batch", 8}};
+    const WorkloadResult r = workload().run(c, {});
+    EXPECT_EQ(r.ops, 10000u);
+    EXPECT_GT(r.stats.at("charge_failures").get<std::uint64_t>(), 0u);
+    EXPECT_EQ(r.stats.at("final_root_usage"), 0);
+    EXPECT_EQ(r.resolved_params.at("batch"), 8);
+    EXPECT_EQ(r.resolved_params.at("leaf_max"), 40);
+}
+
+TEST(PageCounterChargeWorkload, HooksRunInEveryWorker) {
+    std::atomic<unsigned> started{0}, stopped{0};
+    ThreadHooks hooks{[&](unsigned) { started.fetch_add(1); },
+                      [&](unsigned) { stopped.fetch_add(1); }};
+    const WorkloadResult r = workload().run(config_for("v6.1", 4, 100), hooks);
+    EXPECT_EQ(started.load(), 4u);
+    EXPECT_EQ(stopped.load(), 4u);
+    EXPECT_EQ(r.ops, 400u);
+}
+
+} // namespace
+} // namespace hitmap::engine
