@@ -1,8 +1,8 @@
-# hitmap_add_gtest(NAME SOURCES ... LIBS ... [LABELS ...])
+# hitmap_add_gtest(NAME SOURCES ... LIBS ... [LABELS ...] [RUN_SERIAL])
 # One GoogleTest executable registered with ctest; tests are discovered when ctest runs,
 # not at build time, so a crashing test cannot break the build.
 function(hitmap_add_gtest name)
-    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+    cmake_parse_arguments(ARG "RUN_SERIAL" "" "SOURCES;LIBS;LABELS" ${ARGN})
     find_package(GTest REQUIRED)
     include(GoogleTest)
     add_executable(${name} ${ARG_SOURCES})
@@ -11,6 +11,12 @@ function(hitmap_add_gtest name)
     target_compile_definitions(${name} PRIVATE
         HITMAP_SHARED_DIR_DEFAULT="${HITMAP_SHARED_DIR}"
         HITMAP_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}")
+    # RUN_SERIAL: tests whose results depend on threads really running in parallel (the
+    # coherence traces of a 2-CPU machine) must not share the CPUs with other tests.
+    set(serial FALSE)
+    if(ARG_RUN_SERIAL)
+        set(serial TRUE)
+    endif()
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-        PROPERTIES LABELS "${ARG_LABELS}")
+        PROPERTIES LABELS "${ARG_LABELS}" RUN_SERIAL ${serial})
 endfunction()

@@ -13,22 +13,20 @@
 namespace hitmap::engine {
 
 namespace {
-
 constexpr std::uint64_t kCpuRefreshMask = 63; // re-read the CPU every 64 operations
+} // namespace
 
-std::uint64_t now_ns() {
+std::uint64_t steady_now_ns() {
     return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                           std::chrono::steady_clock::now().time_since_epoch())
                                           .count());
 }
 
-} // namespace
-
 std::uint64_t TraceBuffer::read_tsc() {
 #if defined(__x86_64__) || defined(__i386__)
     return __rdtsc();
 #else
-    return now_ns();
+    return steady_now_ns();
 #endif
 }
 
@@ -46,9 +44,10 @@ TraceBuffer::TraceBuffer(std::size_t capacity_records, std::uint64_t tsc_base, T
             throw std::bad_alloc();
         madvise(p, bytes, MADV_HUGEPAGE);
         data_ = static_cast<TraceRecord*>(p);
+        // Enough for a checkpoint per 64 operations of one record or more each.
+        checkpoints_.reserve(capacity_ / 64 + 2);
     }
     refresh_cpu();
-    window_start_ns_ = now_ns();
 }
 
 TraceBuffer::~TraceBuffer() {
@@ -72,12 +71,29 @@ void TraceBuffer::end_operation() {
     }
     if ((ops_ & kCpuRefreshMask) != 0)
         return;
+    if (!full_ && (checkpoints_.empty() || checkpoints_.back().records != committed_size_))
+        checkpoints_.push_back({committed_size_, committed_ops_});
     refresh_cpu();
     if (window_.period_ns != 0 && !full_) {
-        const std::uint64_t now = now_ns();
-        const std::uint64_t in_period = (now - window_start_ns_) % window_.period_ns;
+        const std::uint64_t now = steady_now_ns();
+        const std::uint64_t in_period = (now - window_.origin_ns) % window_.period_ns;
         recording_ = in_period < window_.on_ns;
     }
+}
+
+void TraceBuffer::truncate_at_tsc(std::uint64_t tsc) {
+    if (committed_size_ == 0 || data_[committed_size_ - 1].tsc() <= tsc)
+        return;
+    Checkpoint keep{0, 0};
+    for (auto it = checkpoints_.rbegin(); it != checkpoints_.rend(); ++it)
+        if (it->records == 0 || data_[it->records - 1].tsc() <= tsc) {
+            keep = *it;
+            break;
+        }
+    dropped_ += committed_size_ - keep.records;
+    size_ = committed_size_ = keep.records;
+    committed_ops_ = keep.ops;
+    full_ = true;
 }
 
 ThreadTraceScope::ThreadTraceScope(TraceBuffer* buffer)

@@ -11,13 +11,19 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 namespace hitmap::engine {
 
 struct TraceWindow {
     std::uint64_t on_ns = 0;     // trace this long ...
     std::uint64_t period_ns = 0; // ... at the start of every period; 0 = always on
+    // steady_clock time (ns) the periods count from. Every thread of a run must share it, or
+    // their windows drift apart and the trace never shows two threads at once.
+    std::uint64_t origin_ns = 0;
 };
+
+std::uint64_t steady_now_ns();
 
 class TraceBuffer {
 public:
@@ -43,9 +49,16 @@ public:
     // migrations are caught, and opens/closes the duty-cycle window.
     void end_operation();
 
+    // Cuts the trace back to the last checkpoint (every 64 operations) whose records all ran at
+    // or before `tsc`. When one thread's buffer fills, the others are cut at the same moment,
+    // so the replay never sees a stretch where only some threads were traced.
+    void truncate_at_tsc(std::uint64_t tsc);
+    bool filled() const { return full_; }
+
     std::span<const TraceRecord> records() const { return {data_, committed_size_}; }
     std::uint64_t traced_operations() const { return committed_ops_; }
     std::uint64_t dropped_records() const { return dropped_ + (size_ - committed_size_); }
+    // The operations whose records were cut or never recorded because the buffer was full.
     std::uint64_t cpu_migrations() const { return migrations_; }
 
     static std::uint64_t read_tsc();
@@ -63,10 +76,14 @@ private:
     std::uint64_t migrations_ = 0;
     std::uint64_t tsc_base_ = 0;
     std::uint16_t cpu_ = 0;
+    struct Checkpoint {
+        std::size_t records;
+        std::uint64_t ops;
+    };
+    std::vector<Checkpoint> checkpoints_;
     bool recording_ = true;
     bool full_ = false;
     TraceWindow window_;
-    std::uint64_t window_start_ns_ = 0;
 };
 
 // The calling thread's recorder, or null when tracing is off: the whole cost of an idle probe.

@@ -184,6 +184,11 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
     result.resolved_params = p;
     result.resolved_params["batch"] = batch;
     result.resolved_params["layout.page_counter"] = layout.version;
+    // The code differences too, so runs that differ only in layout can be matched by params.
+    result.resolved_params["propagation"] =
+        variant.propagation == ProtectionPropagation::always_exchange ? "always_exchange"
+                                                                      : "on_change";
+    result.resolved_params["v6_15_fields"] = variant.v6_15_fields;
     result.stats = {{"stock_hits", total.stock_hits},
                     {"counter_charges", total.counter_charges},
                     {"charge_failures", total.failures},

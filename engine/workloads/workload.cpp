@@ -24,7 +24,9 @@ nlohmann::json Workload::resolve_params(const WorkloadRunConfig& config) const {
     nlohmann::json resolved = nlohmann::json::object();
     for (const ParamSpec& p : info().params)
         resolved[p.name] = p.default_value;
-    for (const auto& [name, value] : config.params.items()) {
+    for (const auto& item : config.params.items()) {
+        const std::string& name = item.key();
+        const nlohmann::json& value = item.value();
         const auto spec = std::find_if(info().params.begin(), info().params.end(),
                                        [&](const ParamSpec& p) { return p.name == name; });
         if (spec == info().params.end())

@@ -1,0 +1,125 @@
+#include "collector/cli/cli_options.hpp"
+
+#include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/layout_loader.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace hitmap::cli {
+
+namespace {
+
+double parse_number(std::string_view text, std::string_view what, const std::string& whole) {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0)
+        throw UsageError(fmt::format("malformed {} '{}'", what, whole));
+    return value;
+}
+
+} // namespace
+
+std::chrono::nanoseconds parse_duration(const std::string& text) {
+    static const std::pair<std::string_view, double> units[] = {
+        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"h", 3600e9}};
+    for (const auto& [suffix, scale] : units) {
+        if (text.size() <= suffix.size() || !text.ends_with(suffix))
+            continue;
+        const std::string_view number(text.data(), text.size() - suffix.size());
+        // "5ms" also ends with "s": only accept the suffix if what precedes it is a number.
+        if (!number.empty() && !std::isdigit(static_cast<unsigned char>(number.back())) &&
+            number.back() != '.')
+            continue;
+        const double ns = parse_number(number, "duration", text) * scale;
+        if (ns < 1)
+            throw UsageError(fmt::format("duration '{}' is zero", text));
+        return std::chrono::nanoseconds(static_cast<std::int64_t>(ns));
+    }
+    throw UsageError(fmt::format("malformed duration '{}' (use e.g. 500ms, 1s, 2m)", text));
+}
+
+std::vector<std::string> split_list(const std::string& text, const char* what) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        std::string item =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item.empty())
+            throw UsageError(fmt::format("empty {} in '{}'", what, text));
+        items.push_back(std::move(item));
+        if (comma == std::string::npos)
+            return items;
+        start = comma + 1;
+    }
+}
+
+std::vector<unsigned> parse_thread_counts(const std::string& text) {
+    std::vector<unsigned> counts;
+    for (const std::string& item : split_list(text, "thread count")) {
+        unsigned value = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (ec != std::errc() || end != item.data() + item.size() || value == 0 || value > 4096)
+            throw UsageError(
+                fmt::format("thread count '{}' must be a whole number in 1..4096", item));
+        counts.push_back(value);
+    }
+    return counts;
+}
+
+nlohmann::json parse_params(const std::vector<std::string>& assignments) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const std::string& a : assignments) {
+        const std::size_t eq = a.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+            throw UsageError(fmt::format("parameter '{}' is not NAME=VALUE", a));
+        const std::string value = a.substr(eq + 1);
+        params[a.substr(0, eq)] =
+            nlohmann::json::accept(value) ? nlohmann::json::parse(value) : nlohmann::json(value);
+    }
+    return params;
+}
+
+std::map<std::string, engine::Layout> parse_layouts(const std::vector<std::string>& assignments) {
+    std::map<std::string, engine::Layout> layouts;
+    for (const std::string& a : assignments) {
+        const std::size_t eq = a.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+            throw UsageError(fmt::format("layout '{}' is not STRUCT=NAME|FILE.json", a));
+        const std::string struct_name = a.substr(0, eq);
+        if (!engine::find_struct_type(struct_name))
+            throw UsageError(fmt::format("unknown struct '{}' in --layout {}", struct_name, a));
+        layouts.insert_or_assign(struct_name,
+                                 engine::resolve_layout(struct_name, a.substr(eq + 1)));
+    }
+    return layouts;
+}
+
+collector::ProgressStyle parse_progress_style(const std::string& text) {
+    if (text == "auto")
+        return collector::ProgressStyle::automatic;
+    if (text == "bar")
+        return collector::ProgressStyle::bar;
+    if (text == "json")
+        return collector::ProgressStyle::json;
+    if (text == "none")
+        return collector::ProgressStyle::none;
+    throw UsageError(fmt::format("unknown --progress '{}' (auto, bar, json, none)", text));
+}
+
+std::size_t parse_megabytes(const std::string& text) {
+    double scale = 1 << 20;
+    std::string_view number = text;
+    if (text.ends_with('G') || text.ends_with('M')) {
+        scale = text.ends_with('G') ? double(1 << 30) : double(1 << 20);
+        number.remove_suffix(1);
+    }
+    const double bytes = parse_number(number, "size", text) * scale;
+    if (bytes < 4096)
+        throw UsageError(fmt::format("size '{}' is too small", text));
+    return static_cast<std::size_t>(bytes);
+}
+
+} // namespace hitmap::cli

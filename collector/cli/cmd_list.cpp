@@ -1,0 +1,73 @@
+#include "collector/cli/commands.hpp"
+#include "engine/layout/builtin_layouts.hpp"
+#include "engine/workloads/workload.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+namespace hitmap::cli {
+
+int& command_exit_status() {
+    static int status = 0;
+    return status;
+}
+
+namespace {
+
+nlohmann::json list_json() {
+    nlohmann::json out{{"workloads", nlohmann::json::array()},
+                       {"layouts", nlohmann::json::array()}};
+    for (const engine::Workload* w : engine::all_workloads()) {
+        const auto& info = w->info();
+        nlohmann::json j{
+            {"name", info.name}, {"seed", info.seed}, {"description", info.description}};
+        for (const auto& v : info.variants)
+            j["variants"].push_back({{"name", v.name}, {"description", v.description}});
+        for (const auto& p : info.params)
+            j["params"].push_back(
+                {{"name", p.name}, {"default", p.default_value}, {"description", p.description}});
+        out["workloads"].push_back(j);
+    }
+    for (const engine::Layout& l : engine::builtin_layouts())
+        out["layouts"].push_back({{"struct", l.type->name},
+                                  {"version", l.version},
+                                  {"size", l.size},
+                                  {"align", l.align}});
+    return out;
+}
+
+void print_list() {
+    for (const engine::Workload* w : engine::all_workloads()) {
+        const auto& info = w->info();
+        fmt::print("{}  (seed {})\n  {}\n  variants:\n", info.name, info.seed, info.description);
+        for (const auto& v : info.variants)
+            fmt::print("    {:<12} {}\n", v.name, v.description);
+        fmt::print("  parameters (--param NAME=VALUE):\n");
+        for (const auto& p : info.params)
+            fmt::print("    {:<12} default {:<6} {}\n", p.name, p.default_value.dump(),
+                       p.description);
+        fmt::print("\n");
+    }
+    fmt::print("layouts (--layout STRUCT=VERSION or STRUCT=FILE.json):\n");
+    for (const engine::Layout& l : engine::builtin_layouts())
+        fmt::print("  {:<16} {:<6} {:>4} bytes, align {}\n", l.type->name, l.version, l.size,
+                   l.align);
+}
+
+} // namespace
+
+void add_list_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "list", "List the workloads, their variants and parameters, and the known layouts");
+    auto json = std::make_shared<bool>(false);
+    cmd->add_flag("--json", *json, "Print JSON instead of text");
+    cmd->callback([json] {
+        if (*json)
+            fmt::print("{}\n", list_json().dump(2));
+        else
+            print_list();
+    });
+}
+
+} // namespace hitmap::cli

@@ -1,0 +1,208 @@
+#include "collector/c2c/replay.hpp"
+#include "collector/cli/cli_options.hpp"
+#include "collector/cli/commands.hpp"
+#include "collector/report/c2c_report.hpp"
+#include "collector/report/prediction.hpp"
+#include "collector/trace/trace_file.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <algorithm>
+#include <fmt/format.h>
+#include <memory>
+
+namespace hitmap::cli {
+
+namespace {
+
+struct PredictOptions {
+    std::int64_t run_id = 0;
+    std::vector<std::string> layouts;
+    bool phase_sweep = false;
+    unsigned line = 64;
+    std::string model_cpus;
+    std::optional<std::int64_t> compare;
+    bool store = false;
+    CommonOptions common;
+};
+
+// Parameters minus the layouts: two runs that agree here differ only in struct layout.
+nlohmann::json without_layouts(const std::string& params_json) {
+    nlohmann::json p = nlohmann::json::parse(params_json);
+    for (auto it = p.begin(); it != p.end();)
+        it = it.key().starts_with("layout.") ? p.erase(it) : std::next(it);
+    return p;
+}
+
+// The newest complete run with c2c data, the same workload, threads and parameters, whose
+// layouts are the predicted ones.
+std::optional<store::RunRecord> find_measured(store::Database& db, const store::RunRecord& source,
+                                              const c2c::LayoutOverrides& layouts) {
+    const auto runs = db.runs({.workload = source.workload, .status = store::RunStatus::complete});
+    const nlohmann::json want = without_layouts(source.params_json);
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+        if (it->id == source.id || it->threads != source.threads || it->c2c_source != "software")
+            continue;
+        if (without_layouts(it->params_json) != want)
+            continue;
+        const nlohmann::json params = nlohmann::json::parse(it->params_json);
+        const bool same_layouts = std::all_of(layouts.begin(), layouts.end(), [&](const auto& kv) {
+            return params.value("layout." + kv.first, std::string()) == kv.second.version;
+        });
+        if (same_layouts)
+            return *it;
+    }
+    return std::nullopt;
+}
+
+std::string layouts_text(const c2c::LayoutOverrides& layouts) {
+    std::string out;
+    for (const auto& [name, layout] : layouts)
+        out += fmt::format("{}{}={}", out.empty() ? "" : ",", name, layout.version);
+    return out.empty() ? "recorded layouts" : out;
+}
+
+std::int64_t store_prediction(store::Database& db, const store::RunRecord& source,
+                              const store::C2cData& recorded, const c2c::ReplayResult& predicted,
+                              const c2c::LayoutOverrides& layouts) {
+    store::RunRecord record = source;
+    record.variant = fmt::format("{} @{}", source.variant, layouts_text(layouts));
+    nlohmann::json params = nlohmann::json::parse(source.params_json);
+    for (const auto& [name, layout] : layouts)
+        params["layout." + name] = layout.version;
+    record.params_json = params.dump();
+    record.c2c_source = "predicted";
+    const std::int64_t id = db.begin_run(record);
+    store::C2cData data{recorded.objects, recorded.trace, predicted};
+    for (auto& o : data.objects)
+        if (auto it = layouts.find(o.layout.type->name); it != layouts.end())
+            o.layout = it->second;
+    data.trace.path.reset();
+    data.trace.line_size = predicted.line_size;
+    data.trace.model_cpus = predicted.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
+    store::RunOutcome outcome;
+    outcome.ops = source.ops;
+    outcome.duration_s = source.duration_s;
+    outcome.note = fmt::format("predicted from run {} under {}", source.id, layouts_text(layouts));
+    db.finish_run(id, outcome, [&](SQLite::Database& sql) {
+        SQLite::Statement link(sql, "UPDATE run SET predicted_from = ? WHERE id = ?");
+        link.bind(1, source.id);
+        link.bind(2, id);
+        link.exec();
+        store::write_c2c(sql, id, data);
+    });
+    return id;
+}
+
+void predict(const PredictOptions& o) {
+    c2c::ReplayConfig config;
+    for (auto& [name, layout] : parse_layouts(o.layouts))
+        config.layouts.emplace(name, std::move(layout));
+    if (o.line != 64 && o.line != 128)
+        throw UsageError(fmt::format("--line {} must be 64 or 128", o.line));
+    config.line_size = o.line;
+
+    store::Database db =
+        store::Database::open(o.common.db, {.create_if_missing = false, .read_only = !o.store});
+    const store::RunRecord run = require_run(db, o.run_id);
+    const store::C2cData recorded = require_c2c(db, run);
+    if (!recorded.trace.path)
+        throw UsageError(fmt::format("run {} has no stored trace to replay", run.id));
+    if (o.model_cpus.empty())
+        config.model_cpus = recorded.result.model_cpus;
+    else if (o.model_cpus == "recorded" || o.model_cpus == "thread")
+        config.model_cpus =
+            o.model_cpus == "thread" ? c2c::ModelCpus::thread : c2c::ModelCpus::recorded;
+    else
+        throw UsageError(fmt::format("unknown --model-cpus '{}' (recorded, thread)", o.model_cpus));
+
+    const auto trace = collector::read_trace_file(db.path().parent_path() / *recorded.trace.path);
+    std::vector<c2c::ThreadTrace> threads;
+    for (std::size_t t = 0; t < trace.threads.size(); ++t)
+        threads.push_back({static_cast<std::uint32_t>(t), trace.threads[t]});
+    const c2c::ReplayResult predicted = c2c::replay(threads, recorded.objects, config);
+
+    std::optional<store::RunRecord> measured_run;
+    std::optional<store::C2cData> measured;
+    if (o.compare) {
+        measured_run = require_run(db, *o.compare);
+        measured = require_c2c(db, *measured_run);
+    } else if ((measured_run = find_measured(db, run, config.layouts))) {
+        measured = store::read_c2c(db.sql(), measured_run->id);
+    }
+    const auto comparison =
+        report::compare_prediction(recorded, predicted, measured ? &*measured : nullptr);
+
+    std::optional<std::int64_t> stored;
+    if (o.store)
+        stored = store_prediction(db, run, recorded, predicted, config.layouts);
+
+    if (o.common.json) {
+        nlohmann::json j = report::prediction_json(comparison);
+        j["source_run"] = run.id;
+        j["layouts"] = layouts_text(config.layouts);
+        j["line_size"] = config.line_size;
+        j["measured_run"] = measured_run ? nlohmann::json(measured_run->id) : nlohmann::json();
+        j["stored_run"] = stored ? nlohmann::json(*stored) : nlohmann::json();
+        if (o.phase_sweep)
+            for (const auto& point : c2c::phase_sweep(threads, recorded.objects, config))
+                j["phase_sweep"].push_back(
+                    {{"phase", point.phase},
+                     {"transfers_per_1k_ops",
+                      report::per_thousand(point.transfers, recorded.trace.traced_ops)}});
+        fmt::print("{}\n", j.dump(2));
+        return;
+    }
+    fmt::print("# {}\n# replayed under {}, {}-byte lines, {} caches\n", run_title(run),
+               layouts_text(config.layouts), config.line_size,
+               config.model_cpus == c2c::ModelCpus::thread ? "per-thread" : "recorded-CPU");
+    if (measured_run)
+        fmt::print("# measured counterpart: {}\n", run_title(*measured_run));
+    else
+        fmt::print("# no measured run with these parameters and layouts (run it, or name one with "
+                   "--compare)\n");
+    fmt::print("\n{}", report::format_prediction(comparison, measured.has_value()));
+    if (o.phase_sweep) {
+        fmt::print("\nstart phase sweep (offset of each object modulo 64), all transfers per 1,000 "
+                   "operations:\n");
+        for (const auto& point : c2c::phase_sweep(threads, recorded.objects, config)) {
+            auto fields = point.fields;
+            std::sort(fields.begin(), fields.end(),
+                      [](const auto& a, const auto& b) { return a.transfers > b.transfers; });
+            std::string top;
+            for (std::size_t i = 0; i < fields.size() && i < 4; ++i)
+                top += fmt::format(
+                    "{}{}:{} {:.2f}", i ? ", " : "", recorded.objects.at(fields[i].object).name,
+                    fields[i].field_name,
+                    report::per_thousand(fields[i].transfers, recorded.trace.traced_ops));
+            fmt::print("  phase {:>2}: {:>9.2f}   ({})\n", point.phase,
+                       report::per_thousand(point.transfers, recorded.trace.traced_ops), top);
+        }
+    }
+    if (stored)
+        fmt::print("\nstored as run {} (c2c source 'predicted')\n", *stored);
+}
+
+} // namespace
+
+void add_predict_command(CLI::App& app) {
+    auto o = std::make_shared<PredictOptions>();
+    auto* cmd = app.add_subcommand(
+        "predict", "Replay a run's stored trace under another layout and predict its transfers");
+    cmd->add_option("run", o->run_id, "Run id with a software c2c trace")->required();
+    cmd->add_option("--layout", o->layouts,
+                    "Layout STRUCT=VERSION|FILE.json to replay under (repeatable)");
+    cmd->add_flag("--phase-sweep", o->phase_sweep,
+                  "Also replay at every start phase 0..56 (step 8)");
+    cmd->add_option("--line", o->line, "Line size: 64, or 128 for the adjacent-line prefetcher")
+        ->capture_default_str();
+    cmd->add_option("--model-cpus", o->model_cpus,
+                    "recorded or thread (default: as the run was analysed)");
+    cmd->add_option("--compare", o->compare,
+                    "Measured run to compare with (default: found by parameters)");
+    cmd->add_flag("--store", o->store, "Store the prediction as a run linked to the source run");
+    cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
+    cmd->add_flag("--json", o->common.json, "Print JSON");
+    cmd->callback([o] { predict(*o); });
+}
+
+} // namespace hitmap::cli

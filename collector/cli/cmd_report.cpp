@@ -1,0 +1,71 @@
+#include "collector/cli/cli_options.hpp"
+#include "collector/cli/commands.hpp"
+#include "collector/report/c2c_report.hpp"
+#include "collector/store/c2c_tables.hpp"
+#include "collector/store/database.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+
+namespace hitmap::cli {
+
+store::RunRecord require_run(store::Database& db, std::int64_t run_id) {
+    auto run = db.run(run_id);
+    if (!run)
+        throw UsageError(fmt::format("run {} is not in {}", run_id, db.path().string()));
+    return *run;
+}
+
+store::C2cData require_c2c(store::Database& db, const store::RunRecord& run) {
+    if (run.status != store::RunStatus::complete)
+        throw UsageError(fmt::format("run {} is {}, not complete: it has no cacheline data", run.id,
+                                     store::to_string(run.status)));
+    auto data = store::read_c2c(db.sql(), run.id);
+    if (!data)
+        throw UsageError(
+            fmt::format("run {} has no cacheline data (it ran with --c2c off)", run.id));
+    return std::move(*data);
+}
+
+std::string run_title(const store::RunRecord& run) {
+    return fmt::format("run {}: {} {} x{} threads, {:.2f} s, {} ops", run.id, run.workload,
+                       run.variant, run.threads, run.duration_s,
+                       run.ops ? std::to_string(*run.ops) : "-");
+}
+
+void add_report_command(CLI::App& app) {
+    struct Options {
+        std::int64_t run_id = 0;
+        std::size_t lines = 10;
+        bool all_lines = false;
+        CommonOptions common;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand(
+        "report", "Print a run's cacheline report (perf c2c shape, with field names)");
+    cmd->add_option("run", o->run_id, "Run id (see `hitmap-collect show`)")->required();
+    cmd->add_option("--lines", o->lines, "Lines detailed in the Pareto section")
+        ->capture_default_str();
+    cmd->add_flag("--all-lines", o->all_lines, "Also list lines without any transfer");
+    cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
+    cmd->add_flag("--json", o->common.json, "Print JSON");
+    cmd->callback([o] {
+        store::Database db =
+            store::Database::open(o->common.db, {.create_if_missing = false, .read_only = true});
+        const store::RunRecord run = require_run(db, o->run_id);
+        const store::C2cData data = require_c2c(db, run);
+        const report::C2cReportOptions options{o->lines, !o->all_lines};
+        if (o->common.json) {
+            nlohmann::json j = report::c2c_report_json(data, options);
+            j["run"] = {{"id", run.id},
+                        {"workload", run.workload},
+                        {"variant", run.variant},
+                        {"threads", run.threads}};
+            fmt::print("{}\n", j.dump(2));
+        } else {
+            fmt::print("{}", report::format_c2c_report(data, run_title(run), options));
+        }
+    });
+}
+
+} // namespace hitmap::cli

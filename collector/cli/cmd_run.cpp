@@ -1,0 +1,138 @@
+#include "collector/cli/cli_options.hpp"
+#include "collector/cli/commands.hpp"
+#include "collector/cli/run_table.hpp"
+#include "collector/run/run_executor.hpp"
+#include "collector/store/database.hpp"
+#include "engine/workloads/workload.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+
+namespace hitmap::cli {
+
+namespace {
+
+struct RunOptions {
+    std::string workload;
+    std::string variants = "all";
+    std::string threads;
+    std::string duration = "1s";
+    std::optional<std::uint64_t> iterations;
+    unsigned repeat = 1;
+    std::vector<std::string> params;
+    std::vector<std::string> layouts;
+    std::string c2c = "auto";
+    std::string trace_mb = "64";
+    std::string trace_window;
+    std::string model_cpus = "recorded";
+    std::string progress = "auto";
+    CommonOptions common;
+};
+
+engine::TraceWindow parse_window(const std::string& text) {
+    if (text.empty())
+        return {};
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos)
+        throw UsageError(
+            fmt::format("--trace-window '{}' is not ON/PERIOD (e.g. 200us/2ms)", text));
+    const auto on = parse_duration(text.substr(0, slash));
+    const auto period = parse_duration(text.substr(slash + 1));
+    if (on >= period)
+        throw UsageError(
+            fmt::format("--trace-window '{}': the window must be shorter than the period", text));
+    return {static_cast<std::uint64_t>(on.count()), static_cast<std::uint64_t>(period.count())};
+}
+
+collector::RunRequest make_request(const RunOptions& o) {
+    collector::RunRequest r;
+    const engine::Workload& workload = engine::find_workload(o.workload);
+    r.workload = o.workload;
+    if (o.variants == "all")
+        for (const auto& v : workload.info().variants)
+            r.variants.push_back(v.name);
+    else
+        r.variants = split_list(o.variants, "variant");
+    r.threads = o.threads.empty()
+                    ? std::vector<unsigned>{static_cast<unsigned>(engine::allowed_cpus().size())}
+                    : parse_thread_counts(o.threads);
+    if (o.iterations)
+        r.stop.iterations = *o.iterations;
+    else
+        r.stop.duration = parse_duration(o.duration);
+    if (o.repeat == 0)
+        throw UsageError("--repeat must be at least 1");
+    r.repeat = o.repeat;
+    r.params = parse_params(o.params);
+    r.layouts = parse_layouts(o.layouts);
+    if (o.c2c == "off")
+        r.c2c.source = collector::C2cSource::off;
+    else if (o.c2c == "software" || o.c2c == "auto")
+        r.c2c.source = collector::C2cSource::software; // no hardware path is chosen yet
+    else
+        throw UsageError(fmt::format("unknown --c2c '{}' (auto, software, off)", o.c2c));
+    r.c2c.trace_bytes_per_thread = parse_megabytes(o.trace_mb);
+    r.c2c.window = parse_window(o.trace_window);
+    if (o.model_cpus == "recorded")
+        r.c2c.model_cpus = collector::ModelCpus::recorded;
+    else if (o.model_cpus == "thread")
+        r.c2c.model_cpus = collector::ModelCpus::thread;
+    else
+        throw UsageError(fmt::format("unknown --model-cpus '{}' (recorded, thread)", o.model_cpus));
+    return r;
+}
+
+} // namespace
+
+void execute_and_report(const collector::RunRequest& request, const std::string& db_path,
+                        collector::ProgressStyle style, bool json) {
+    // Everything is validated before the database is opened: bad input writes nothing.
+    collector::RunExecutor::validate(request);
+    store::Database db = store::Database::open(db_path, {});
+    collector::Progress progress(style);
+    collector::RunExecutor executor(db, progress);
+    const auto summaries = executor.execute(request);
+    print_run_table(summaries, json);
+    for (const auto& s : summaries)
+        if (!s.ok)
+            command_exit_status() = 1;
+}
+
+void add_run_command(CLI::App& app) {
+    auto o = std::make_shared<RunOptions>();
+    auto* cmd =
+        app.add_subcommand("run", "Run a workload's variants and store one run per repetition");
+    cmd->add_option("workload", o->workload, "Workload name (see `hitmap-collect list`)")
+        ->required();
+    cmd->add_option("--variant", o->variants, "Comma-separated variants, or 'all'")
+        ->capture_default_str();
+    cmd->add_option("--threads", o->threads,
+                    "Comma-separated thread counts (default: all allowed CPUs)");
+    cmd->add_option("--duration", o->duration, "Length of each run, e.g. 500ms, 1s, 2m")
+        ->capture_default_str();
+    cmd->add_option("--iterations", o->iterations, "Operations per thread instead of a duration");
+    cmd->add_option("--repeat", o->repeat, "Repetitions of each combination")
+        ->capture_default_str();
+    cmd->add_option("--param", o->params, "Workload parameter NAME=VALUE (repeatable)");
+    cmd->add_option("--layout", o->layouts,
+                    "Layout override STRUCT=VERSION|FILE.json (repeatable)");
+    cmd->add_option("--c2c", o->c2c, "Cacheline analysis: auto, software, off")
+        ->capture_default_str();
+    cmd->add_option("--trace-mb", o->trace_mb, "Probe trace cap per thread (MiB, or 1G)")
+        ->capture_default_str();
+    cmd->add_option("--trace-window", o->trace_window,
+                    "Duty-cycled tracing ON/PERIOD, e.g. 200us/2ms");
+    cmd->add_option("--model-cpus", o->model_cpus,
+                    "Coherence model caches: recorded CPUs or one per thread")
+        ->capture_default_str();
+    cmd->add_option("--progress", o->progress, "Progress on stderr: auto, bar, json, none")
+        ->capture_default_str();
+    cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
+    cmd->add_flag("--json", o->common.json, "Print the result table as JSON");
+    cmd->callback([o] {
+        execute_and_report(make_request(*o), o->common.db, parse_progress_style(o->progress),
+                           o->common.json);
+    });
+}
+
+} // namespace hitmap::cli

@@ -1,0 +1,35 @@
+// hitmap-collect: runs the engine's workloads under c2c-style and lock_stat-style analysis
+// and stores everything in SQLite.
+#include "collector/cli/commands.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <fmt/format.h>
+
+int main(int argc, char** argv) {
+    CLI::App app{"hitmap-collect: find and explain lock and cacheline contention\n"
+                 "(runs the memcg accounting engine's workloads and stores the analysis in SQLite)",
+                 "hitmap-collect"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "hitmap-collect 0.1.0");
+    hitmap::cli::add_list_command(app);
+    hitmap::cli::add_run_command(app);
+    hitmap::cli::add_suite_command(app);
+    hitmap::cli::add_show_command(app);
+    hitmap::cli::add_report_command(app);
+    hitmap::cli::add_predict_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0)
+            return app.exit(e);
+        // One line, like every other error: the full usage is one --help away.
+        fmt::print(stderr, "hitmap-collect: error: {} (see --help)\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "hitmap-collect: error: {}\n", e.what());
+        return 1;
+    }
+    return hitmap::cli::command_exit_status();
+}

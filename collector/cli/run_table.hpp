@@ -1,0 +1,11 @@
+#pragma once
+#include "collector/run/run_executor.hpp"
+
+#include <vector>
+
+namespace hitmap::cli {
+
+// One row per (variant, threads): median ops/s and the spread over the repetitions.
+void print_run_table(const std::vector<collector::RunSummary>& runs, bool json);
+
+} // namespace hitmap::cli

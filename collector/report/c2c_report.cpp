@@ -1,0 +1,233 @@
+#include "collector/report/c2c_report.hpp"
+
+#include "engine/probe/site.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+
+namespace hitmap::report {
+
+namespace {
+
+const std::string kRule(49, '=');
+
+std::string section(const std::string& title) {
+    const std::size_t pad = title.size() < kRule.size() ? (kRule.size() - title.size()) / 2 : 0;
+    return fmt::format("{}\n{}{}\n{}\n", kRule, std::string(pad, ' '), title, kRule);
+}
+
+// perf c2c's stat line: "  %-34s: %10d".
+std::string stat(const std::string& label, std::uint64_t value) {
+    return fmt::format("  {:<34}: {:>10}\n", label, value);
+}
+
+const engine::ObjectInfo* object_of(const store::C2cData& data, engine::ObjectId id) {
+    for (const auto& o : data.objects)
+        if (o.id == id)
+            return &o;
+    return nullptr;
+}
+
+std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
+    const engine::ObjectInfo* o = object_of(data, line.object);
+    return fmt::format("{} [{}]", o ? o->name : fmt::format("object {}", line.object), line.index);
+}
+
+std::string cpu_split(const c2c::ReplayResult& r, const c2c::LineKey& line) {
+    std::string out;
+    for (const auto& c : r.cpus)
+        if (c.line == line && c.counts.transfers() > 0)
+            out += fmt::format("{}{}{}: {} hitm {} xfer", out.empty() ? "" : ", ",
+                               r.model_cpus == c2c::ModelCpus::thread ? "thread" : "cpu", c.cpu,
+                               c.counts.hitm(), c.counts.transfers());
+    return out.empty() ? "-" : out;
+}
+
+} // namespace
+
+double per_thousand(std::uint64_t count, std::uint64_t ops) {
+    return ops ? 1000.0 * static_cast<double>(count) / static_cast<double>(ops) : 0.0;
+}
+
+std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line) {
+    const engine::ObjectInfo* o = object_of(data, line.object);
+    if (!o)
+        return "";
+    const std::uint32_t line_size = data.result.line_size ? data.result.line_size : 64;
+    std::vector<std::pair<std::uint32_t, std::string>> fields;
+    for (engine::FieldId f = 0; f < o->layout.placement.size(); ++f) {
+        if (!o->layout.has(f))
+            continue;
+        const std::uint32_t start = o->phase + o->layout.at(f).offset;
+        const std::uint32_t end = start + o->layout.at(f).size - 1;
+        const std::uint32_t first_line = o->phase / line_size;
+        if (start / line_size - first_line <= line.index &&
+            end / line_size - first_line >= line.index)
+            fields.emplace_back(o->layout.at(f).offset, o->layout.type->fields[f]);
+    }
+    std::sort(fields.begin(), fields.end());
+    std::string out;
+    for (const auto& [offset, name] : fields)
+        out += (out.empty() ? "" : ",") + name;
+    return out;
+}
+
+std::vector<const c2c::LineStats*> ranked_lines(const c2c::ReplayResult& result, bool only_shared) {
+    std::vector<const c2c::LineStats*> lines;
+    for (const auto& l : result.lines)
+        if (!only_shared || l.counts.transfers() > 0)
+            lines.push_back(&l);
+    std::stable_sort(lines.begin(), lines.end(), [](const auto* a, const auto* b) {
+        if (a->counts.hitm() != b->counts.hitm())
+            return a->counts.hitm() > b->counts.hitm();
+        return a->counts.transfers() > b->counts.transfers();
+    });
+    return lines;
+}
+
+std::string format_c2c_report(const store::C2cData& data, const std::string& title,
+                              const C2cReportOptions& options) {
+    const auto& r = data.result;
+    const std::uint64_t ops = data.trace.traced_ops;
+    std::string out = fmt::format("# {}\n", title);
+    out += section("Trace Event Information");
+    out += stat("Total records", r.records);
+    out += stat("Traced operations", ops);
+    out += stat("Dropped records", data.trace.dropped_records);
+    out += stat("CPU migrations seen", data.trace.cpu_migrations);
+    out += stat("Load Operations", r.totals.loads);
+    out += stat("Store Operations (incl. RMW/CAS)", r.totals.stores);
+    out += stat("L1 hits", r.totals.l1_hit);
+    out += stat("Load HITM", r.totals.load_hitm);
+    out += stat("Store HITM (ownership from M)", r.totals.store_hitm);
+    out += stat("Clean forwards", r.totals.clean_forward);
+    out += stat("Stores to shared lines", r.totals.store_shared);
+    out += stat("Invalidations", r.totals.invalidations);
+    out += stat("Cold misses", r.totals.cold);
+    out += fmt::format("  {:<34}: {:>10}\n", "Model caches",
+                       r.model_cpus == c2c::ModelCpus::thread ? "per thread" : "recorded CPUs");
+    out += fmt::format("  {:<34}: {:>10}\n", "Line size", r.line_size);
+
+    const auto lines = ranked_lines(r, options.only_shared);
+    out += section("Shared Data Cache Line Table");
+    out += fmt::format(
+        "{:>4}  {:<18} {:<26} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>12}  {}\n",
+        "Num", "Address", "Object [line]", "Tot Hitm", "Hitm/1k op", "LoadHitm", "StoreHitm",
+        "Inval", "CleanFwd", "Loads", "Stores", "Est. cycles", "Fields");
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& l = *lines[i];
+        out +=
+            fmt::format("{:>4}  {:#018x} {:<26} {:>9} {:>10.2f} {:>9} {:>9} {:>9} {:>9} {:>9} "
+                        "{:>10} {:>12.0f}  {}\n",
+                        i, l.line.address, line_name(data, l.line), l.counts.hitm(),
+                        per_thousand(l.counts.hitm(), ops), l.counts.load_hitm, l.counts.store_hitm,
+                        l.counts.invalidations, l.counts.clean_forward, l.counts.loads,
+                        l.counts.stores, l.counts.stall_cycles, fields_on_line(data, l.line));
+    }
+    if (lines.empty())
+        out += "  (no line had a transfer)\n";
+
+    out += section("Shared Cache Line Distribution Pareto");
+    for (std::size_t i = 0; i < lines.size() && i < options.max_lines; ++i) {
+        const auto& l = *lines[i];
+        out += fmt::format(
+            "{}\n  {:>4}  {}  {:#x}  Tot Hitm {} ({:.2f}/1k op)  transfers {} ({:.2f}/1k op)\n{}\n",
+            std::string(110, '-'), i, line_name(data, l.line), l.line.address, l.counts.hitm(),
+            per_thousand(l.counts.hitm(), ops), l.counts.transfers(),
+            per_thousand(l.counts.transfers(), ops), std::string(110, '-'));
+        out +=
+            fmt::format("  {:>6} {:<20} {:>4} {:>9} {:>9} {:>10} {:>9} {:>10} {:>9} {:>9} {:>10}\n",
+                        "Offset", "Field", "Size", "LoadHitm", "StoreHitm", "Hitm/1k op", "Xfer",
+                        "Xfer/1k op", "Loads", "Stores", "cycles");
+        for (const auto& f : r.fields) {
+            if (f.line != l.line || f.counts.accesses() == 0)
+                continue;
+            out += fmt::format("  {:>#6x} {:<20} {:>4} {:>9} {:>9} {:>10.2f} {:>9} {:>10.2f} {:>9} "
+                               "{:>9} {:>10.0f}\n",
+                               f.offset, f.field_name, f.size, f.counts.load_hitm,
+                               f.counts.store_hitm, per_thousand(f.counts.hitm(), ops),
+                               f.counts.transfers(), per_thousand(f.counts.transfers(), ops),
+                               f.counts.loads, f.counts.stores, f.counts.stall_cycles);
+        }
+        out += fmt::format("  per CPU: {}\n", cpu_split(r, l.line));
+        std::vector<const c2c::PairStats*> pairs;
+        for (const auto& p : r.pairs)
+            if (p.line == l.line)
+                pairs.push_back(&p);
+        std::stable_sort(pairs.begin(), pairs.end(), [](const auto* a, const auto* b) {
+            return a->counts.hitm() + a->counts.store_shared >
+                   b->counts.hitm() + b->counts.store_shared;
+        });
+        if (!pairs.empty())
+            out += "  who takes the line from whom (accessor <- last writer):\n";
+        for (const auto* p : pairs)
+            out += fmt::format("    {:<20} <- {:<20} {:<6} sharing  hitm {:>9} ({:.2f}/1k op)  "
+                               "store-to-shared {:>7}\n",
+                               p->accessor_name,
+                               p->writer.has_value() ? p->writer_name : "(never written)",
+                               p->true_sharing ? "true" : "false", p->counts.hitm(),
+                               per_thousand(p->counts.hitm(), ops), p->counts.store_shared);
+    }
+    return out;
+}
+
+nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOptions& options) {
+    const auto& r = data.result;
+    const std::uint64_t ops = data.trace.traced_ops;
+    auto counts_json = [&](const c2c::ClassCounts& c) {
+        return nlohmann::json{{"l1_hit", c.l1_hit},
+                              {"load_hitm", c.load_hitm},
+                              {"store_hitm", c.store_hitm},
+                              {"hitm", c.hitm()},
+                              {"hitm_per_1k_ops", per_thousand(c.hitm(), ops)},
+                              {"clean_forward", c.clean_forward},
+                              {"store_shared", c.store_shared},
+                              {"invalidations", c.invalidations},
+                              {"transfers", c.transfers()},
+                              {"transfers_per_1k_ops", per_thousand(c.transfers(), ops)},
+                              {"cold", c.cold},
+                              {"loads", c.loads},
+                              {"stores", c.stores},
+                              {"stall_cycles", c.stall_cycles}};
+    };
+    nlohmann::json out{
+        {"records", r.records},
+        {"traced_ops", ops},
+        {"dropped_records", data.trace.dropped_records},
+        {"line_size", r.line_size},
+        {"model_cpus", r.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded"},
+        {"totals", counts_json(r.totals)},
+        {"lines", nlohmann::json::array()}};
+    for (const auto* l : ranked_lines(r, options.only_shared)) {
+        const engine::ObjectInfo* o = object_of(data, l->line.object);
+        nlohmann::json line{
+            {"address", l->line.address},       {"object", o ? o->name : ""},
+            {"line_index", l->line.index},      {"fields_on_line", fields_on_line(data, l->line)},
+            {"counts", counts_json(l->counts)}, {"fields", nlohmann::json::array()},
+            {"cpus", nlohmann::json::array()},  {"pairs", nlohmann::json::array()}};
+        for (const auto& f : r.fields)
+            if (f.line == l->line)
+                line["fields"].push_back({{"offset", f.offset},
+                                          {"size", f.size},
+                                          {"field", f.field_name},
+                                          {"counts", counts_json(f.counts)}});
+        for (const auto& c : r.cpus)
+            if (c.line == l->line)
+                line["cpus"].push_back({{"cpu", c.cpu}, {"counts", counts_json(c.counts)}});
+        for (const auto& p : r.pairs)
+            if (p.line == l->line)
+                line["pairs"].push_back(
+                    {{"accessor", p.accessor_name},
+                     {"writer", p.writer ? nlohmann::json(p.writer_name) : nlohmann::json()},
+                     {"true_sharing", p.true_sharing},
+                     {"load_hitm", p.counts.load_hitm},
+                     {"store_hitm", p.counts.store_hitm},
+                     {"store_shared", p.counts.store_shared},
+                     {"invalidations", p.counts.invalidations}});
+        out["lines"].push_back(line);
+    }
+    return out;
+}
+
+} // namespace hitmap::report

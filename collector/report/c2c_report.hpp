@@ -1,0 +1,31 @@
+#pragma once
+// The perf-c2c-like report of a run's software c2c data: Trace Event Information, the Shared
+// Data Cache Line Table and, per line, the Pareto rows by offset with field names, per-CPU
+// counts and the field pairs. Every count is shown raw and per 1,000 traced operations.
+#include "collector/store/c2c_tables.hpp"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace hitmap::report {
+
+struct C2cReportOptions {
+    std::size_t max_lines = 10; // lines in the Pareto section
+    bool only_shared = true;    // drop lines without any transfer
+};
+
+// The run's object names make the lines readable ("top/mid/leaf/memory line 0").
+std::string format_c2c_report(const store::C2cData& data, const std::string& title,
+                              const C2cReportOptions& options = {});
+nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOptions& options = {});
+
+// "usage,min,low,high" — the fields of an object that lie on one of its lines.
+std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line);
+
+// Lines ranked by HITM, then all transfers, then position (perf c2c sorts on Tot Hitm).
+std::vector<const c2c::LineStats*> ranked_lines(const c2c::ReplayResult& result, bool only_shared);
+
+double per_thousand(std::uint64_t count, std::uint64_t ops);
+
+} // namespace hitmap::report

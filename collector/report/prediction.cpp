@@ -1,0 +1,144 @@
+#include "collector/report/prediction.hpp"
+
+#include "collector/c2c/replay.hpp"
+#include "collector/report/c2c_report.hpp"
+
+#include <fmt/format.h>
+#include <map>
+
+namespace hitmap::report {
+
+namespace {
+
+using Key = std::pair<std::string, std::string>; // object name, field name
+
+std::map<Key, FieldRate> rates_by_field(const c2c::ReplayResult& r,
+                                        const std::vector<engine::ObjectInfo>& objects,
+                                        std::uint64_t ops) {
+    std::map<Key, FieldRate> out;
+    for (const auto& f : c2c::field_transfers(r)) {
+        const std::string object =
+            f.object < objects.size() ? objects[f.object].name : std::to_string(f.object);
+        out[{object, f.field_name}] =
+            FieldRate{per_thousand(f.transfers, ops), per_thousand(f.hitm, ops)};
+    }
+    return out;
+}
+
+// Transfers on the lines that hold a page_counter's `usage`, whatever else shares them.
+FieldRate usage_lines(const c2c::ReplayResult& r, const std::vector<engine::ObjectInfo>& objects,
+                      std::uint64_t ops) {
+    std::uint64_t transfers = 0, hitm = 0;
+    for (const auto& l : r.lines) {
+        bool has_usage = false;
+        for (const auto& f : r.fields)
+            if (f.line == l.line && f.field_name == "usage" && l.line.object < objects.size() &&
+                objects[l.line.object].layout.type->name == "page_counter")
+                has_usage = true;
+        if (has_usage) {
+            transfers += l.counts.transfers();
+            hitm += l.counts.hitm();
+        }
+    }
+    return FieldRate{per_thousand(transfers, ops), per_thousand(hitm, ops)};
+}
+
+std::string rate(double v) {
+    return fmt::format("{:.2f}", v);
+}
+
+// Below 0.01 transfers per 1,000 operations a relative error is noise, not information.
+constexpr double kNoiseFloor = 0.01;
+
+std::string delta(double predicted, double measured) {
+    if (measured < kNoiseFloor)
+        return predicted < kNoiseFloor ? "-" : "n/a";
+    return fmt::format("{:+.1f}%", 100.0 * (predicted - measured) / measured);
+}
+
+} // namespace
+
+Prediction compare_prediction(const store::C2cData& recorded, const c2c::ReplayResult& predicted,
+                              const store::C2cData* measured) {
+    const std::uint64_t ops = recorded.trace.traced_ops;
+    const auto rec = rates_by_field(recorded.result, recorded.objects, ops);
+    const auto pred = rates_by_field(predicted, recorded.objects, ops);
+    std::map<Key, FieldRate> meas;
+    if (measured)
+        meas = rates_by_field(measured->result, measured->objects, measured->trace.traced_ops);
+    std::map<Key, PredictionRow> rows;
+    auto row = [&](const Key& k) -> PredictionRow& {
+        auto& r = rows[k];
+        r.object = k.first;
+        r.field = k.second;
+        if (measured && !r.measured)
+            r.measured = FieldRate{};
+        return r;
+    };
+    for (const auto& [k, v] : rec)
+        row(k).recorded = v;
+    for (const auto& [k, v] : pred)
+        row(k).predicted = v;
+    for (const auto& [k, v] : meas)
+        row(k).measured = v;
+    Prediction p;
+    for (auto& [k, r] : rows)
+        p.rows.push_back(std::move(r));
+    p.usage_line_recorded = usage_lines(recorded.result, recorded.objects, ops);
+    p.usage_line_predicted = usage_lines(predicted, recorded.objects, ops);
+    if (measured)
+        p.usage_line_measured =
+            usage_lines(measured->result, measured->objects, measured->trace.traced_ops);
+    return p;
+}
+
+std::string format_prediction(const Prediction& p, bool with_measured) {
+    std::string out = fmt::format("{:<22} {:<20} {:>14} {:>14}", "object", "field", "recorded/1k",
+                                  "predicted/1k");
+    if (with_measured)
+        out += fmt::format(" {:>14} {:>14}", "measured/1k", "pred vs meas");
+    out += "   (transfers per 1,000 operations)\n";
+    for (const auto& r : p.rows) {
+        const bool any = r.recorded.transfers > 0 || r.predicted.transfers > 0 ||
+                         (r.measured && r.measured->transfers > 0);
+        if (!any)
+            continue;
+        out += fmt::format("{:<22} {:<20} {:>14} {:>14}", r.object, r.field,
+                           rate(r.recorded.transfers), rate(r.predicted.transfers));
+        if (with_measured && r.measured)
+            out += fmt::format(" {:>14} {:>14}", rate(r.measured->transfers),
+                               delta(r.predicted.transfers, r.measured->transfers));
+        out += "\n";
+    }
+    out +=
+        fmt::format("\nlines holding page_counter.usage: recorded {}/1k, predicted {}/1k",
+                    rate(p.usage_line_recorded.transfers), rate(p.usage_line_predicted.transfers));
+    if (with_measured && p.usage_line_measured)
+        out += fmt::format(
+            ", measured {}/1k ({} predicted vs measured)", rate(p.usage_line_measured->transfers),
+            delta(p.usage_line_predicted.transfers, p.usage_line_measured->transfers));
+    return out + "\n";
+}
+
+nlohmann::json prediction_json(const Prediction& p) {
+    auto rate_json = [](const FieldRate& r) {
+        return nlohmann::json{{"transfers_per_1k_ops", r.transfers}, {"hitm_per_1k_ops", r.hitm}};
+    };
+    nlohmann::json out{{"fields", nlohmann::json::array()}};
+    for (const auto& r : p.rows) {
+        nlohmann::json row{{"object", r.object},
+                           {"field", r.field},
+                           {"recorded", rate_json(r.recorded)},
+                           {"predicted", rate_json(r.predicted)}};
+        if (r.measured)
+            row["measured"] = rate_json(*r.measured);
+        out["fields"].push_back(row);
+    }
+    out["usage_lines"] = {{"recorded", rate_json(p.usage_line_recorded)},
+                          {"predicted", rate_json(p.usage_line_predicted)}};
+    if (p.usage_line_measured)
+        out["usage_lines"]["measured"] = rate_json(*p.usage_line_measured);
+    return out;
+}
+
+} // namespace hitmap::report

@@ -1,0 +1,41 @@
+#pragma once
+// Predicted vs recorded vs measured transfers per field, all per 1,000 traced operations, so
+// runs of different lengths compare. The rows are what `predict` prints and stores.
+#include "collector/store/c2c_tables.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hitmap::report {
+
+struct FieldRate {
+    double transfers = 0; // per 1,000 operations
+    double hitm = 0;
+};
+
+struct PredictionRow {
+    std::string object;
+    std::string field;
+    FieldRate recorded;
+    FieldRate predicted;
+    std::optional<FieldRate> measured;
+};
+
+struct Prediction {
+    std::vector<PredictionRow> rows; // by object name, then field name
+    // The line that holds `usage` in each object, summed over page_counters.
+    FieldRate usage_line_recorded, usage_line_predicted;
+    std::optional<FieldRate> usage_line_measured;
+};
+
+// `measured` is another run's data (same parameters, the predicted layout), matched by object
+// name and field name.
+Prediction compare_prediction(const store::C2cData& recorded, const c2c::ReplayResult& predicted,
+                              const store::C2cData* measured);
+
+std::string format_prediction(const Prediction& p, bool with_measured);
+nlohmann::json prediction_json(const Prediction& p);
+
+} // namespace hitmap::report

@@ -1,0 +1,174 @@
+#include "collector/run/run_executor.hpp"
+
+#include "collector/perf/pmu_capabilities.hpp"
+#include "collector/run/software_c2c.hpp"
+#include "collector/run/thread_counters.hpp"
+#include "collector/store/database.hpp"
+#include "engine/workloads/workload.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <atomic>
+#include <condition_variable>
+#include <fmt/format.h>
+#include <thread>
+
+namespace hitmap::collector {
+
+namespace {
+
+engine::WorkloadRunConfig workload_config(const RunRequest& request, const PlannedRun& plan) {
+    engine::WorkloadRunConfig config;
+    config.variant = plan.variant;
+    config.threads = plan.threads;
+    config.stop = request.stop;
+    config.params = request.params;
+    config.layouts = request.layouts;
+    config.trace.enabled = request.c2c.source == C2cSource::software;
+    config.trace.records_per_thread =
+        request.c2c.trace_bytes_per_thread / sizeof(engine::TraceRecord);
+    config.trace.window = request.c2c.window;
+    return config;
+}
+
+std::string params_json(const RunRequest& request, const engine::WorkloadRunConfig& config) {
+    nlohmann::json params = request.params;
+    for (const auto& [name, layout] : config.layouts)
+        params["layout." + name] = layout.version;
+    return params.dump();
+}
+
+// Updates the progress bar from the clock while a duration-bound run works.
+class ProgressTicker {
+public:
+    ProgressTicker(Progress& progress, const engine::StopCondition& stop) {
+        if (!stop.duration)
+            return;
+        thread_ = std::jthread([&progress, total = *stop.duration](std::stop_token token) {
+            const auto begin = std::chrono::steady_clock::now();
+            std::mutex m;
+            std::condition_variable_any cv;
+            std::unique_lock lock(m);
+            while (!token.stop_requested()) {
+                cv.wait_for(lock, token, std::chrono::milliseconds(100), [] { return false; });
+                const auto elapsed = std::chrono::steady_clock::now() - begin;
+                progress.update(std::min(1.0, std::chrono::duration<double>(elapsed) / total * 0.9),
+                                "running");
+            }
+        });
+    }
+
+private:
+    std::jthread thread_;
+};
+
+store::Metric metric(std::string name, std::optional<double> value, std::string unit) {
+    return store::Metric{std::move(name), value, std::move(unit), value.has_value(), std::nullopt};
+}
+
+} // namespace
+
+RunExecutor::RunExecutor(store::Database& db, Progress& progress)
+    : db_(db)
+    , progress_(progress) {
+    machine_id_ = db_.upsert_machine(store::detect_machine(), perf::detect_pmu().to_json().dump());
+}
+
+void RunExecutor::validate(const RunRequest& request) {
+    const engine::Workload& workload = engine::find_workload(request.workload);
+    for (const PlannedRun& plan : plan_runs(request)) {
+        if (plan.repetition == 0)
+            workload.validate(workload_config(request, plan));
+    }
+}
+
+std::vector<RunSummary> RunExecutor::execute(const RunRequest& request) {
+    validate(request);
+    const auto plan = plan_runs(request);
+    std::vector<RunSummary> summaries;
+    for (std::size_t i = 0; i < plan.size(); ++i)
+        summaries.push_back(execute_one(request, plan[i], i, plan.size()));
+    return summaries;
+}
+
+RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun& plan,
+                                    std::size_t index, std::size_t total) {
+    const engine::Workload& workload = engine::find_workload(request.workload);
+    const engine::WorkloadRunConfig config = workload_config(request, plan);
+    RunSummary summary{0, plan, 0, 0, 0, false, {}};
+
+    store::RunRecord record;
+    record.machine_id = machine_id_;
+    record.workload = request.workload;
+    record.variant = plan.variant;
+    record.params_json = params_json(request, config);
+    record.threads = plan.threads;
+    record.duration_s =
+        request.stop.duration ? std::chrono::duration<double>(*request.stop.duration).count() : 0;
+    if (config.trace.enabled)
+        record.c2c_source = "software";
+    summary.run_id = db_.begin_run(record);
+
+    const std::string label =
+        fmt::format("{} {} x{} #{}", request.workload, plan.variant, plan.threads, summary.run_id);
+    progress_.begin(index, total, label);
+    try {
+        ThreadCounters counters(plan.threads);
+        engine::WorkloadResult result;
+        {
+            ProgressTicker ticker(progress_, request.stop);
+            result = workload.run(config, counters.hooks());
+        }
+        summary.ops = result.ops;
+        summary.seconds = result.seconds;
+        summary.ops_per_s =
+            result.seconds > 0 ? static_cast<double>(result.ops) / result.seconds : 0;
+
+        store::RunOutcome outcome;
+        outcome.status = store::RunStatus::complete;
+        outcome.ops = static_cast<std::int64_t>(result.ops);
+        outcome.ops_per_s = summary.ops_per_s;
+        outcome.duration_s = result.seconds;
+        for (const perf::CounterValue& c : counters.totals())
+            outcome.metrics.push_back(
+                store::Metric{c.name, c.value, c.unit, c.value.has_value(), c.unavailable_reason});
+        for (const auto& [name, value] : result.stats.items())
+            outcome.metrics.push_back(metric("engine." + name, value.get<double>(), "count"));
+        for (unsigned t = 0; t < result.ops_per_thread.size(); ++t)
+            outcome.metrics.push_back(
+                metric(fmt::format("ops.thread{}", t), double(result.ops_per_thread[t]), "ops"));
+
+        const std::string resolved = result.resolved_params.dump();
+        const std::int64_t run_id = summary.run_id;
+        std::optional<store::C2cData> c2c_data;
+        if (!result.traces.empty()) {
+            progress_.update(0.92, "replaying trace");
+            c2c_data = analyse_software_c2c(result, request.c2c, db_.path(), run_id);
+            outcome.metrics.push_back(
+                metric("c2c.records", double(c2c_data->trace.records), "records"));
+            outcome.metrics.push_back(
+                metric("c2c.traced_ops", double(c2c_data->trace.traced_ops), "ops"));
+            outcome.metrics.push_back(
+                metric("c2c.dropped_records", double(c2c_data->trace.dropped_records), "records"));
+        }
+        db_.finish_run(run_id, outcome, [&](SQLite::Database& sql) {
+            SQLite::Statement update(sql, "UPDATE run SET params_json = ? WHERE id = ?");
+            update.bind(1, resolved);
+            update.bind(2, run_id);
+            update.exec();
+            if (c2c_data)
+                store::write_c2c(sql, run_id, *c2c_data);
+        });
+        summary.ok = true;
+        progress_.end(true, fmt::format("{:.0f} ops/s", summary.ops_per_s));
+    } catch (const std::exception& e) {
+        summary.error = e.what();
+        store::RunOutcome failed;
+        failed.status = store::RunStatus::failed;
+        failed.note = e.what();
+        db_.finish_run(summary.run_id, failed);
+        progress_.end(false, e.what());
+    }
+    return summary;
+}
+
+} // namespace hitmap::collector

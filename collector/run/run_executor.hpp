@@ -1,0 +1,49 @@
+#pragma once
+// Runs the planned combinations one by one: each run is registered as 'running' before the
+// workload starts, then completed (ops, counters, c2c tables) in one transaction, so a crash
+// leaves an incomplete run and never touches earlier ones.
+#include "collector/run/progress.hpp"
+#include "collector/run/run_request.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hitmap::store {
+class Database;
+}
+
+namespace hitmap::collector {
+
+struct RunSummary {
+    std::int64_t run_id = 0;
+    PlannedRun plan;
+    std::uint64_t ops = 0;
+    double seconds = 0;
+    double ops_per_s = 0;
+    bool ok = false;
+    std::string error; // set when !ok
+};
+
+class RunExecutor {
+public:
+    RunExecutor(store::Database& db, Progress& progress);
+
+    // Throws before any run when the request is invalid (workload, variant, parameter,
+    // layout). Failures during a run are stored on that run and returned, not thrown.
+    std::vector<RunSummary> execute(const RunRequest& request);
+
+    // The checks execute() makes first, for callers that must validate before opening a DB.
+    static void validate(const RunRequest& request);
+
+private:
+    RunSummary execute_one(const RunRequest& request, const PlannedRun& plan, std::size_t index,
+                           std::size_t total);
+
+    store::Database& db_;
+    Progress& progress_;
+    std::int64_t machine_id_ = 0;
+};
+
+} // namespace hitmap::collector

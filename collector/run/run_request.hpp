@@ -1,0 +1,45 @@
+#pragma once
+// What `hitmap-collect run` was asked to do, fully parsed and validated.
+#include "collector/c2c/replay_result.hpp"
+#include "engine/layout/layout.hpp"
+#include "engine/probe/trace_buffer.hpp"
+#include "engine/runtime/worker_pool.hpp"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace hitmap::collector {
+
+enum class C2cSource { off, software };
+using c2c::ModelCpus;
+
+struct C2cOptions {
+    C2cSource source = C2cSource::software;
+    std::size_t trace_bytes_per_thread = std::size_t{64} << 20;
+    engine::TraceWindow window;
+    ModelCpus model_cpus = ModelCpus::recorded;
+};
+
+struct RunRequest {
+    std::string workload;
+    std::vector<std::string> variants;
+    std::vector<unsigned> threads;
+    engine::StopCondition stop;
+    unsigned repeat = 1;
+    nlohmann::json params = nlohmann::json::object();
+    std::map<std::string, engine::Layout> layouts;
+    C2cOptions c2c;
+};
+
+// One planned run: a combination of variant and thread count, and its repetition.
+struct PlannedRun {
+    std::string variant;
+    unsigned threads = 1;
+    unsigned repetition = 0;
+};
+
+std::vector<PlannedRun> plan_runs(const RunRequest& request);
+
+} // namespace hitmap::collector

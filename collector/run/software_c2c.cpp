@@ -1,0 +1,53 @@
+#include "collector/run/software_c2c.hpp"
+
+#include "collector/c2c/replay.hpp"
+#include "collector/trace/trace_file.hpp"
+
+#include <optional>
+
+namespace hitmap::collector {
+
+namespace {
+
+void cut_at_first_full_buffer(std::vector<engine::ThreadTrace>& traces) {
+    std::optional<std::uint64_t> cutoff;
+    for (const auto& t : traces)
+        if (t.buffer->filled() && !t.buffer->records().empty())
+            cutoff = std::min(cutoff.value_or(UINT64_MAX), t.buffer->records().back().tsc());
+    if (cutoff)
+        for (const auto& t : traces)
+            t.buffer->truncate_at_tsc(*cutoff);
+}
+
+} // namespace
+
+store::C2cData analyse_software_c2c(engine::WorkloadResult& result, const C2cOptions& options,
+                                    const std::filesystem::path& db_path, std::int64_t run_id) {
+    cut_at_first_full_buffer(result.traces);
+    std::vector<c2c::ThreadTrace> threads;
+    std::vector<std::span<const engine::TraceRecord>> spans;
+    store::TraceInfo info;
+    for (const auto& t : result.traces) {
+        threads.push_back({t.thread, t.buffer->records()});
+        spans.push_back(t.buffer->records());
+        info.records += t.buffer->records().size();
+        info.traced_ops += t.buffer->traced_operations();
+        info.dropped_records += t.buffer->dropped_records();
+        info.cpu_migrations += t.buffer->cpu_migrations();
+    }
+    info.threads = static_cast<std::uint32_t>(threads.size());
+    info.model_cpus = options.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
+
+    c2c::ReplayConfig config;
+    config.model_cpus = options.model_cpus;
+    store::C2cData data{
+        result.objects.objects(), {}, c2c::replay(threads, result.objects.objects(), config)};
+
+    info.line_size = data.result.line_size;
+    info.bytes = write_trace_file(trace_path_for(db_path, run_id), spans, info.traced_ops);
+    info.path = relative_trace_path(db_path, run_id).string();
+    data.trace = info;
+    return data;
+}
+
+} // namespace hitmap::collector

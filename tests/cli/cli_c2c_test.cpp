@@ -1,0 +1,152 @@
+// Software c2c end to end: run with tracing, report, predict under the padded layout.
+#include "collector/store/database.hpp"
+#include "tests/cli/cli_test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace hitmap::testing {
+namespace {
+
+// One collection per test process: v6.0+p1 and v6.0+p1-2 differ only in layout. Tracing 1 ms
+// in every 10 spreads the traced operations over the whole second, so the rates describe the
+// steady state rather than the first milliseconds after the threads start.
+class CliC2c : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new TempDir;
+        db_ = (*dir_ / "c.db").string();
+        const CliResult r = run_cli({"run", "page-counter-charge", "--variant", "v6.0+p1,v6.0+p1-2",
+                                     "--threads", "2", "--duration", "1s", "--c2c", "software",
+                                     "--trace-mb", "32", "--trace-window", "1ms/10ms", "--db", db_},
+                                    dir_->path());
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    static void TearDownTestSuite() { delete dir_; }
+
+    static nlohmann::json report(int run) {
+        const CliResult r =
+            run_cli({"report", std::to_string(run), "--json", "--db", db_}, dir_->path());
+        EXPECT_EQ(r.status, 0) << r.err;
+        return nlohmann::json::parse(r.out);
+    }
+
+    // Transfers per 1,000 operations of one field of the leaf page_counter.
+    static double leaf_field_rate(const nlohmann::json& rep, const std::string& field) {
+        double rate = 0;
+        for (const auto& line : rep["lines"])
+            if (line["object"] == "top/mid/leaf/memory")
+                for (const auto& f : line["fields"])
+                    if (f["field"] == field)
+                        rate += f["counts"]["transfers_per_1k_ops"].get<double>();
+        return rate;
+    }
+
+    static TempDir* dir_;
+    static std::string db_;
+};
+TempDir* CliC2c::dir_ = nullptr;
+std::string CliC2c::db_;
+
+TEST_F(CliC2c, TopLineHoldsUsageAndTheLimitsFalseShareWithIt) {
+    const auto rep = report(1);
+    ASSERT_FALSE(rep["lines"].empty());
+    const auto& top = rep["lines"][0];
+    EXPECT_NE(top["fields_on_line"].get<std::string>().find("usage"), std::string::npos);
+    bool limit_false_sharing = false;
+    for (const auto& p : top["pairs"])
+        if (p["writer"] == "usage" && !p["true_sharing"].get<bool>() &&
+            (p["accessor"] == "high" || p["accessor"] == "max" || p["accessor"] == "min" ||
+             p["accessor"] == "low"))
+            limit_false_sharing = limit_false_sharing || p["load_hitm"].get<int>() > 0;
+    EXPECT_TRUE(limit_false_sharing) << top.dump(2);
+    EXPECT_GT(rep["traced_ops"].get<std::int64_t>(), 0);
+}
+
+TEST_F(CliC2c, PaddingRemovesLimitTransfersAndKeepsUsageTransfers) {
+    const auto before = report(1), after = report(2);
+    for (const char* field : {"min", "low", "high", "max"}) {
+        const double b = leaf_field_rate(before, field), a = leaf_field_rate(after, field);
+        EXPECT_GT(b, 0) << field;
+        EXPECT_LE(a, 0.1 * b) << field;
+    }
+    EXPECT_GT(leaf_field_rate(after, "usage"), 0.5 * leaf_field_rate(before, "usage"));
+}
+
+TEST_F(CliC2c, TextReportHasThePerfC2cSectionsAndRates) {
+    const CliResult r = run_cli({"report", "1", "--db", db_}, dir_->path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* s :
+         {"Trace Event Information", "Shared Data Cache Line Table",
+          "Shared Cache Line Distribution Pareto", "Hitm/1k op", "usage", "false  sharing"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+TEST_F(CliC2c, PredictUnderPaddedLayoutMatchesTheMeasuredRun) {
+    const CliResult r = run_cli(
+        {"predict", "1", "--layout", "page_counter=v6.1", "--json", "--db", db_}, dir_->path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["measured_run"], 2);
+    const double predicted = j["usage_lines"]["predicted"]["transfers_per_1k_ops"];
+    const double measured = j["usage_lines"]["measured"]["transfers_per_1k_ops"];
+    EXPECT_NEAR(predicted, measured, 0.25 * measured);
+    for (const auto& f : j["fields"])
+        if (f["field"] == "high" || f["field"] == "max" || f["field"] == "min" ||
+            f["field"] == "low") {
+            EXPECT_LE(f["predicted"]["transfers_per_1k_ops"].get<double>(),
+                      0.1 * f["recorded"]["transfers_per_1k_ops"].get<double>() + 1e-9)
+                << f.dump();
+        }
+}
+
+TEST_F(CliC2c, PredictCanStoreItsResultAsALinkedRun) {
+    const CliResult r = run_cli(
+        {"predict", "1", "--layout", "page_counter=v6.1", "--line", "128", "--store", "--db", db_},
+        dir_->path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto db = store::Database::open(db_, {.create_if_missing = false, .read_only = true});
+    const auto runs = db.runs();
+    ASSERT_EQ(runs.back().c2c_source, "predicted");
+    const auto rep = report(static_cast<int>(runs.back().id));
+    EXPECT_EQ(rep["line_size"], 128);
+    // The prediction shares nothing but its run row: deleting it is safe for the source.
+    EXPECT_TRUE(db.run(1).has_value());
+}
+
+TEST_F(CliC2c, ReportAndPredictRefuseMissingRunsAndRunsWithoutTraces) {
+    const auto off_db = (*dir_ / "off.db").string();
+    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
+                       "--iterations", "100", "--c2c", "off", "--db", off_db},
+                      dir_->path())
+                  .status,
+              0);
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"report", "999", "--db", db_},
+             {"predict", "999", "--layout", "page_counter=v6.1", "--db", db_},
+             {"report", "1", "--db", off_db},
+             {"predict", "1", "--layout", "page_counter=v6.1", "--db", off_db},
+             {"predict", "1", "--layout", "page_counter=v9", "--db", db_}}) {
+        const CliResult r = run_cli(args, dir_->path());
+        EXPECT_NE(r.status, 0) << args[0] << " " << args[1];
+        EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    }
+}
+
+TEST_F(CliC2c, PredictWithAMissingTraceFileIsAClearError) {
+    TempDir other;
+    const auto db = (other / "t.db").string();
+    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
+                       "--iterations", "2000", "--trace-mb", "8", "--db", db},
+                      other.path())
+                  .status,
+              0);
+    std::filesystem::remove_all(other / "t.db.traces");
+    const CliResult r =
+        run_cli({"predict", "1", "--layout", "page_counter=v6.1", "--db", db}, other.path());
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find("missing"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace hitmap::testing

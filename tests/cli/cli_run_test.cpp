@@ -1,0 +1,174 @@
+// hitmap-collect list / run / show / suite, end to end on temporary databases.
+#include "collector/store/database.hpp"
+#include "tests/cli/cli_test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace hitmap::testing {
+namespace {
+
+TEST(Cli, ListNamesTheFivePageCounterVariants) {
+    TempDir dir;
+    const CliResult r = run_cli({"list", "--json"}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    std::vector<std::string> variants;
+    for (const auto& w : j["workloads"])
+        if (w["name"] == "page-counter-charge")
+            for (const auto& v : w["variants"])
+                variants.push_back(v["name"]);
+    EXPECT_EQ(variants,
+              (std::vector<std::string>{"v6.0", "v6.0+p1", "v6.0+p1-2", "v6.1", "v6.15"}));
+
+    const CliResult text = run_cli({"list"}, dir.path());
+    ASSERT_EQ(text.status, 0);
+    EXPECT_NE(text.out.find("page-counter-charge"), std::string::npos);
+    EXPECT_NE(text.out.find("v6.0+p1-2"), std::string::npos);
+}
+
+TEST(Cli, RunStoresCompleteRunsWithOpsAndTaskClock) {
+    TempDir dir;
+    const auto db = dir / "a.db";
+    const CliResult r =
+        run_cli({"run", "page-counter-charge", "--variant", "v6.0,v6.1", "--threads", "2",
+                 "--duration", "300ms", "--c2c", "off", "--db", db.string()},
+                dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("v6.0"), std::string::npos);
+
+    auto store = store::Database::open(db, {.create_if_missing = false, .read_only = true});
+    const auto runs = store.runs({.status = store::RunStatus::complete});
+    ASSERT_EQ(runs.size(), 2u);
+    for (const auto& run : runs) {
+        EXPECT_EQ(run.threads, 2);
+        ASSERT_TRUE(run.ops.has_value());
+        EXPECT_GT(*run.ops, 0);
+        EXPECT_GT(run.ops_per_s.value_or(0), 0);
+        bool task_clock = false, cycles_accounted = false;
+        for (const auto& m : store.metrics(run.id)) {
+            if (m.name == "task-clock") {
+                task_clock = m.available && m.value.value_or(0) > 0;
+            }
+            if (m.name == "cycles") // measured or unavailable with a reason, never a made-up zero
+                cycles_accounted =
+                    m.available ? m.value.has_value() : m.reason.has_value() && !m.value;
+        }
+        EXPECT_TRUE(task_clock) << "run " << run.id;
+        EXPECT_TRUE(cycles_accounted) << "run " << run.id;
+    }
+    EXPECT_EQ(runs[0].variant, "v6.0");
+    EXPECT_EQ(runs[1].variant, "v6.1");
+    EXPECT_EQ(nlohmann::json::parse(runs[1].params_json)["batch"], 64);
+}
+
+TEST(Cli, RepeatAndThreadListsPlanEveryCombination) {
+    TempDir dir;
+    const auto db = dir / "r.db";
+    const CliResult r = run_cli({"run", "page-counter-charge", "--variant", "v6.15", "--threads",
+                                 "1,2", "--iterations", "20000", "--repeat", "2", "--c2c", "off",
+                                 "--json", "--db", db.string()},
+                                dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto table = nlohmann::json::parse(r.out);
+    ASSERT_EQ(table.size(), 2u);
+    EXPECT_EQ(table[0]["threads"], 1);
+    EXPECT_EQ(table[0]["run_ids"].size(), 2u);
+    auto store = store::Database::open(db, {.create_if_missing = false, .read_only = true});
+    const auto runs = store.runs();
+    ASSERT_EQ(runs.size(), 4u);
+    EXPECT_EQ(*runs[0].ops, 20000); // 1 thread x 20000 iterations
+    EXPECT_EQ(*runs[2].ops, 40000); // 2 threads
+}
+
+TEST(Cli, ShowListsStoredRuns) {
+    TempDir dir;
+    const auto db = dir / "s.db";
+    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
+                       "--iterations", "1000", "--c2c", "off", "--db", db.string()},
+                      dir.path())
+                  .status,
+              0);
+    const CliResult r = run_cli({"show", "--json", "--db", db.string()}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto runs = nlohmann::json::parse(r.out);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0]["status"], "complete");
+    EXPECT_EQ(runs[0]["ops"], 1000);
+}
+
+// Bad input: one line on stderr, non-zero exit, and the database is left exactly as it was.
+class CliBadInput : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(CliBadInput, FailsWithOneLineAndLeavesTheDatabaseUnchanged) {
+    TempDir dir;
+    const auto db = dir / "keep.db";
+    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
+                       "--iterations", "500", "--c2c", "off", "--db", db.string()},
+                      dir.path())
+                  .status,
+              0);
+    { // fold the WAL into the file so its bytes are the whole state
+        auto s = store::Database::open(db);
+        s.sql().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    }
+    const std::string before = slurp(db);
+    std::vector<std::string> args = GetParam();
+    args.push_back("--db");
+    args.push_back(db.string());
+    const CliResult r = run_cli(args, dir.path());
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(db), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, CliBadInput,
+    ::testing::Values(std::vector<std::string>{"run", "no-such-workload"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--variant", "v9.9"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--duration", "soon"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--threads", "0"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--param", "depth=0"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--param", "nope=1"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--layout",
+                                               "page_counter=v1.0"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--layout",
+                                               "page_counter=/no/such.json"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--c2c", "psychic"},
+                      std::vector<std::string>{"run", "page-counter-charge", "--bogus-flag"}));
+
+TEST(Cli, NonHitmapFileIsRefusedUntouched) {
+    TempDir dir;
+    const auto path = dir / "notes.txt";
+    { std::ofstream(path) << "these are my notes, not a database\n"; }
+    const std::string before = slurp(path);
+    const CliResult r = run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads",
+                                 "1", "--iterations", "100", "--c2c", "off", "--db", path.string()},
+                                dir.path());
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_EQ(slurp(path), before);
+}
+
+TEST(Cli, UnwritableDatabaseDirectoryIsAClearError) {
+    TempDir dir;
+    const CliResult r =
+        run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
+                 "--iterations", "100", "--c2c", "off", "--db", "/proc/hitmap/x.db"},
+                dir.path());
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+}
+
+TEST(Cli, EverySubcommandHasHelp) {
+    TempDir dir;
+    for (const char* cmd : {"list", "run", "suite", "show"}) {
+        const CliResult r = run_cli({cmd, "--help"}, dir.path());
+        EXPECT_EQ(r.status, 0) << cmd;
+        EXPECT_NE(r.out.find("--"), std::string::npos) << cmd;
+    }
+}
+
+} // namespace
+} // namespace hitmap::testing

@@ -1,0 +1,74 @@
+#pragma once
+// Runs hitmap-collect as a user would and captures its exit status, stdout and stderr.
+#include "tests/support/shared_dir.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace hitmap::testing {
+
+struct CliResult {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline std::string shell_quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// A fresh directory per test, removed at the end.
+class TempDir {
+public:
+    TempDir() {
+        std::random_device rd;
+        path_ = std::filesystem::temp_directory_path() / ("hitmap-cli-" + std::to_string(rd()));
+        std::filesystem::create_directories(path_);
+    }
+    ~TempDir() { std::filesystem::remove_all(path_); }
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    std::filesystem::path path_;
+};
+
+inline CliResult run_cli(const std::vector<std::string>& args,
+                         const std::filesystem::path& scratch) {
+    std::string cmd = shell_quote((bin_dir() / "hitmap-collect").string());
+    for (const auto& a : args)
+        cmd += " " + shell_quote(a);
+    const auto out = scratch / "stdout.txt";
+    const auto err = scratch / "stderr.txt";
+    cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
+    const int raw = std::system(cmd.c_str());
+    CliResult r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+inline int count_lines(const std::string& s) {
+    int n = 0;
+    for (char c : s)
+        n += c == '\n';
+    return n;
+}
+
+} // namespace hitmap::testing
