@@ -81,6 +81,14 @@ void TraceBuffer::end_operation() {
     }
 }
 
+void TraceBuffer::clear() {
+    size_ = committed_size_ = 0;
+    committed_ops_ = ops_ = dropped_ = migrations_ = 0;
+    full_ = false;
+    recording_ = true;
+    checkpoints_.clear();
+}
+
 void TraceBuffer::truncate_at_tsc(std::uint64_t tsc) {
     if (committed_size_ == 0 || data_[committed_size_ - 1].tsc() <= tsc)
         return;

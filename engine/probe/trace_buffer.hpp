@@ -48,6 +48,8 @@ public:
     // Called by the workload after every operation; refreshes the CPU id now and then so
     // migrations are caught, and opens/closes the duty-cycle window.
     void end_operation();
+    // Empties the buffer, keeping its memory (benchmarks trace more than one buffer holds).
+    void clear();
 
     // Cuts the trace back to the last checkpoint (every 64 operations) whose records all ran at
     // or before `tsc`. When one thread's buffer fills, the others are cut at the same moment,

@@ -3,6 +3,7 @@
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/layout_loader.hpp"
 #include "engine/memcg/charge_stock.hpp"
+#include "engine/workloads/socket_charge_walk.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -58,38 +59,6 @@ Layout layout_for(const WorkloadRunConfig& config, const PageCounterChargeVarian
     return *find_builtin_layout("page_counter", variant.layout);
 }
 
-// A small, fast generator per thread: the workload must not share an RNG (that would be a
-// contended line of our own making).
-struct XorShift {
-    std::uint64_t state;
-    std::uint64_t next() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state;
-    }
-};
-
-// The charges a thread holds, oldest first (a socket's queued skbs).
-class InflightRing {
-public:
-    explicit InflightRing(std::size_t capacity)
-        : pages_(capacity) {}
-    bool empty() const { return size_ == 0; }
-    bool full() const { return size_ == pages_.size(); }
-    void push(unsigned pages) { pages_[(head_ + size_++) % pages_.size()] = pages; }
-    unsigned pop() {
-        const unsigned p = pages_[head_];
-        head_ = (head_ + 1) % pages_.size();
-        --size_;
-        return p;
-    }
-
-private:
-    std::vector<unsigned> pages_;
-    std::size_t head_ = 0, size_ = 0;
-};
-
 } // namespace
 
 void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const {
@@ -143,31 +112,21 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
             TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
             ThreadTraceScope scope(trace);
             MemcgCharger charger(*stocks[slot], counters[slot]);
-            InflightRing ring(inflight);
-            XorShift rng{0x9E3779B97F4A7C15ull * (slot + 1)};
+            SocketChargeWalk socket(charger, leaf, max_pages, inflight,
+                                    0x9E3779B97F4A7C15ull * (slot + 1));
             const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
             std::uint64_t ops = 0;
             while (ops < limit) {
                 if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
                     break;
-                const std::uint64_t r = rng.next();
-                // A random walk between "send" (charge) and "ack" (uncharge) keeps the stock
-                // both filling and draining, as a socket's send queue does.
-                if (!ring.full() && (ring.empty() || (r & 1))) {
-                    const auto pages = static_cast<unsigned>(1 + (r >> 8) % max_pages);
-                    if (charger.try_charge(leaf, pages))
-                        ring.push(pages);
-                } else {
-                    charger.uncharge(leaf, ring.pop());
-                }
+                socket.step();
                 ++ops;
                 if (trace)
                     trace->end_operation();
             }
             // Give back what is still held, outside the counted operations.
             ThreadTraceScope untraced(nullptr);
-            while (!ring.empty())
-                charger.uncharge(leaf, ring.pop());
+            socket.release_all();
             stocks[slot]->drain();
             result.ops_per_thread[slot] = ops;
         });

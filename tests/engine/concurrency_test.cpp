@@ -7,6 +7,7 @@
 // Usage itself may exceed max transiently (add, then check, then undo).
 #include "engine/memcg/charge_stock.hpp"
 #include "engine/runtime/worker_pool.hpp"
+#include "engine/workloads/socket_charge_walk.hpp"
 #include "test_util.hpp"
 
 #include <algorithm>
@@ -22,16 +23,6 @@ using testing::PcVersion;
 constexpr std::uint64_t kIterations = 20000;
 constexpr unsigned kMaxPages = 8;
 constexpr std::size_t kInflight = 16;
-
-struct XorShift {
-    std::uint64_t state;
-    std::uint64_t next() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state;
-    }
-};
 
 using Param = std::tuple<PcVersion, unsigned>;
 
@@ -64,23 +55,12 @@ TEST_P(ConcurrentCharge, StocksAndCountersReturnToZero) {
     WorkerPool::run(threads(), StopCondition{std::nullopt, kIterations}, {},
                     [&](unsigned slot, const std::atomic<bool>&) {
                         MemcgCharger charger(*stocks[slot], counters[slot]);
-                        std::vector<unsigned> held; // LIFO is enough here
-                        XorShift rng{0x9E3779B97F4A7C15ull * (slot + 1)};
-                        for (std::uint64_t i = 0; i < kIterations; ++i) {
-                            const std::uint64_t r = rng.next();
-                            if (held.size() < kInflight && (held.empty() || (r & 1))) {
-                                const auto pages = static_cast<unsigned>(1 + (r >> 8) % kMaxPages);
-                                if (charger.try_charge(tree.leaf(), pages)) {
-                                    held.push_back(pages);
-                                    charged[slot] += pages;
-                                }
-                            } else {
-                                charger.uncharge(tree.leaf(), held.back());
-                                held.pop_back();
-                            }
-                        }
-                        for (unsigned pages : held)
-                            charger.uncharge(tree.leaf(), pages);
+                        SocketChargeWalk socket(charger, tree.leaf(), kMaxPages, kInflight,
+                                                0x9E3779B97F4A7C15ull * (slot + 1));
+                        for (std::uint64_t i = 0; i < kIterations; ++i)
+                            socket.step();
+                        socket.release_all();
+                        charged[slot] = socket.charged_pages();
                         stocks[slot]->drain();
                     });
 
