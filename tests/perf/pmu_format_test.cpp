@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace hitmap::perf {
 namespace {
@@ -11,7 +12,9 @@ namespace {
 class PmuFormatTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = std::filesystem::path(::testing::TempDir()) / "hitmap_fake_pmu" / "cpu";
+        // One directory per process: ctest runs the tests of this fixture in parallel.
+        dir_ = std::filesystem::path(::testing::TempDir()) /
+               ("hitmap_fake_pmu." + std::to_string(getpid())) / "cpu";
         std::filesystem::remove_all(dir_);
         std::filesystem::create_directories(dir_ / "format");
         write("event", "config:0-7");

@@ -1,0 +1,239 @@
+// The models and plain-value layers of the app, on a database the collector writes here:
+// every model under QAbstractItemModelTester, the strip geometry of the v6.0 and v6.1
+// layouts, scaling series, comparisons with a stored prediction, latest-request-wins loading.
+#include "fixture.hpp"
+#include "gui/models/c2c_rows.hpp"
+#include "gui/models/db_loader.hpp"
+#include "gui/models/run_tree_model.hpp"
+#include "gui/models/scaling.hpp"
+#include "gui/models/strip_layout.hpp"
+#include "gui/models/table_model.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hitmap;
+using namespace hitmap::gui;
+
+namespace {
+
+const StripBox* box_named(const StripLayout& s, const QString& name) {
+    for (const auto& b : s.boxes)
+        if (b.name == name)
+            return &b;
+    return nullptr;
+}
+
+const engine::ObjectInfo* object_named(const store::C2cData& d, const std::string& name) {
+    for (const auto& o : d.objects)
+        if (o.name == name)
+            return &o;
+    return nullptr;
+}
+
+template <class Row>
+void check_table(std::vector<Row> rows, const std::vector<Column<Row>>& columns) {
+    TableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const int n = static_cast<int>(rows.size());
+    model.setRows(std::move(rows), columns);
+    QCOMPARE(model.rowCount(), n);
+    QCOMPARE(model.columnCount(), static_cast<int>(columns.size()));
+    // Sorting and filtering through the proxy exercise every role the views use.
+    QSortFilterProxyModel proxy;
+    QAbstractItemModelTester proxy_tester(&proxy,
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(SortRole);
+    for (int c = 0; c < model.columnCount(); ++c) {
+        proxy.sort(c, Qt::DescendingOrder);
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QVariant heat = model.index(r, c).data(HeatRole);
+            if (heat.isValid())
+                QVERIFY(heat.toDouble() >= 0 && heat.toDouble() <= 1.0);
+        }
+    }
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+} // namespace
+
+class TestGuiModels : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString db_;
+    RunList list_;
+    qint64 v60_ = 0, v61_ = 0;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        db_ = dir_.filePath(QStringLiteral("fixture.db"));
+        const QString error = test::make_fixture(db_);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        list_ = read_run_list(db_);
+        for (const auto& r : list_.runs)
+            (r.variant == "v6.0" ? v60_ : v61_) = r.id;
+        QVERIFY(v60_ && v61_);
+        const QString predict = test::run_collector(
+            {QStringLiteral("predict"), QString::number(v60_), QStringLiteral("--layout"),
+             QStringLiteral("page_counter=v6.1"), QStringLiteral("--store")},
+            db_);
+        QVERIFY2(predict.isEmpty(), qPrintable(predict));
+        list_ = read_run_list(db_);
+        QCOMPARE(list_.runs.size(), std::size_t(3));
+    }
+
+    void runTree() {
+        RunTreeModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRuns(list_.runs);
+        QCOMPARE(model.rowCount(), 1); // one workload
+        const QModelIndex workload = model.index(0, 0);
+        QCOMPARE(workload.data().toString(), QStringLiteral("page-counter-charge"));
+        QCOMPARE(model.rowCount(workload), 3); // v6.0, the prediction, v6.1
+        const QModelIndex run = model.indexOfRun(v60_);
+        QVERIFY(run.isValid());
+        QCOMPARE(run.data(RunTreeModel::RunIdRole).toLongLong(), v60_);
+        QCOMPARE(run.parent().data().toString(), QStringLiteral("v6.0"));
+        QCOMPARE(run.siblingAtColumn(RunTreeModel::Threads).data().toInt(), 2);
+        QVERIFY(!workload.data(RunTreeModel::RunIdRole).isValid());
+        model.setRuns({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void c2cTables() {
+        const RunDetail d = read_run_detail(db_, v60_);
+        QVERIFY(d.c2c);
+        const auto lines = line_rows(*d.c2c);
+        QVERIFY(!lines.empty());
+        // The hottest line of v6.0 is a page_counter's first line, usage next to high.
+        QVERIFY2(lines.front().fields.contains(QStringLiteral("usage")) &&
+                     lines.front().fields.contains(QStringLiteral("high")),
+                 qPrintable(lines.front().fields));
+        const c2c::LineKey top = lines.front().key;
+        check_table(lines, line_columns());
+        check_table(offset_rows(*d.c2c, top), offset_columns());
+        check_table(pair_rows(*d.c2c, top), pair_columns());
+        check_table(cpu_rows(*d.c2c, top), cpu_columns());
+        QVERIFY(!offset_rows(*d.c2c, top).empty());
+        QVERIFY(!pair_rows(*d.c2c, top).empty());
+    }
+
+    void stripV60() {
+        const RunDetail d = read_run_detail(db_, v60_);
+        const engine::ObjectInfo* o = object_named(*d.c2c, "top/memory");
+        QVERIFY(o);
+        QCOMPARE(QString::fromStdString(o->layout.version), QStringLiteral("v6.0"));
+        const auto strip = compute_strip(*d.c2c, {o->id, 0, 0}, 640.0);
+        QVERIFY(strip);
+        QCOMPARE(strip->bytes, 64u);
+        QCOMPARE(strip->boxes.size(), std::size_t(8)); // usage .. children_min_usage
+        const StripBox* usage = box_named(*strip, QStringLiteral("usage"));
+        const StripBox* high = box_named(*strip, QStringLiteral("high"));
+        QVERIFY(usage && high);
+        QCOMPARE(usage->offset, 0u);
+        QCOMPARE(usage->size, 8u);
+        QCOMPARE(usage->x, 0.0);
+        QCOMPARE(usage->width, 80.0);
+        QCOMPARE(high->offset, 24u);
+        QCOMPARE(high->x, 240.0);
+        QVERIFY(usage->counts.transfers() > 0);
+        QCOMPARE(strip->max_transfers, usage->counts.transfers());
+        // Line 1 starts with elow at byte 64 of the struct.
+        const auto second = compute_strip(*d.c2c, {o->id, 1, 0}, 640.0);
+        QVERIFY(second && !second->boxes.empty());
+        QCOMPARE(second->boxes.front().name, QStringLiteral("elow"));
+        QCOMPARE(second->boxes.front().offset, 0u);
+        QCOMPARE(object_lines(*d.c2c, o->id).size(), std::size_t(2)); // 112 bytes
+    }
+
+    void stripV61() {
+        const RunDetail d = read_run_detail(db_, v61_);
+        const engine::ObjectInfo* o = object_named(*d.c2c, "top/memory");
+        QVERIFY(o);
+        // usage sits alone on its line; high moved to the third line, at byte 16 of it.
+        const auto first = compute_strip(*d.c2c, {o->id, 0, 0}, 640.0);
+        QVERIFY(first);
+        QCOMPARE(first->boxes.size(), std::size_t(1));
+        QCOMPARE(first->boxes.front().name, QStringLiteral("usage"));
+        const auto third = compute_strip(*d.c2c, {o->id, 2, 0}, 640.0);
+        QVERIFY(third);
+        const StripBox* high = box_named(*third, QStringLiteral("high"));
+        QVERIFY(high);
+        QCOMPARE(high->offset, 16u);
+        QCOMPARE(high->x, 160.0);
+        QVERIFY(!box_named(*third, QStringLiteral("usage")));
+        // The 128-byte view of line 0 covers lines 0 and 1: usage .. failcnt.
+        const auto pair = compute_strip(*d.c2c, {o->id, 0, 0}, 1280.0, 128);
+        QVERIFY(pair);
+        QCOMPARE(pair->bytes, 128u);
+        QCOMPARE(pair->boxes.size(), std::size_t(9));
+        QCOMPARE(box_named(*pair, QStringLiteral("emin"))->x, 640.0);
+        QCOMPARE(object_lines(*d.c2c, o->id).size(), std::size_t(3)); // 192 bytes
+    }
+
+    void scaling() {
+        const auto series = scaling_series(list_.runs, "page-counter-charge");
+        QCOMPARE(series.size(), std::size_t(2)); // the prediction has no throughput
+        QCOMPARE(series[0].variant, QStringLiteral("v6.0"));
+        QCOMPARE(series[0].points.size(), std::size_t(1));
+        QCOMPARE(series[0].points[0].threads, 2);
+        QVERIFY(series[0].points[0].median > 0);
+        QVERIFY(scaling_series(list_.runs, "no-such-workload").empty());
+    }
+
+    void compareWithPrediction() {
+        const CompareData c = read_compare(db_, v60_, v61_);
+        QCOMPARE(c.before.run.id, v60_);
+        QVERIFY(c.prediction_run);
+        QVERIFY(c.prediction);
+        QVERIFY(c.prediction->usage_line_measured);
+        QVERIFY(!c.prediction->rows.empty());
+        // Reversed, there is no prediction of v6.0 from v6.1.
+        QVERIFY(!read_compare(db_, v61_, v60_).prediction);
+    }
+
+    void loaderLatestRequestWins() {
+        DbLoader loader;
+        std::vector<qint64> shown;
+        int lists = 0;
+        connect(&loader, &DbLoader::runsLoaded, this, [&](const RunList&) { ++lists; });
+        connect(&loader, &DbLoader::runLoaded, this,
+                [&](std::shared_ptr<const RunDetail> d) { shown.push_back(d->run.id); });
+        loader.openDatabase(db_);
+        QTRY_VERIFY(!loader.busy());
+        QCOMPARE(lists, 1);
+        loader.loadRun(v60_);
+        loader.loadRun(v61_);
+        QTRY_VERIFY(!loader.busy());
+        QCOMPARE(shown, std::vector<qint64>{v61_});
+    }
+
+    void loaderRefusesForeignFiles() {
+        const QString text = dir_.filePath(QStringLiteral("notes.txt"));
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a database\n");
+        f.close();
+        DbLoader loader;
+        QString reason;
+        connect(&loader, &DbLoader::openFailed, this,
+                [&](const QString&, const QString& r) { reason = r; });
+        loader.openDatabase(text);
+        QTRY_VERIFY(!loader.busy());
+        QVERIFY(!reason.isEmpty());
+        QVERIFY(!reason.contains(QLatin1Char('\n')));
+        const RunList missing = read_run_list(dir_.filePath(QStringLiteral("absent.db")));
+        QVERIFY(!missing.exists);
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("absent.db"))));
+    }
+};
+
+QTEST_MAIN(TestGuiModels)
+#include "tst_gui_models.moc"

@@ -1,0 +1,188 @@
+// The app offscreen: the main window on a collector-written database (run, line, compare,
+// grabs), the refusal dialog for a foreign file that leaves it byte-identical, the empty
+// state, and the run dialog collecting a run (and cancelling one) into the open database.
+#include "fixture.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/charts/chart_builder.hpp"
+#include "gui/views/cacheline_table.hpp"
+#include "gui/views/compare_view.hpp"
+#include "gui/views/line_detail_view.hpp"
+#include "gui/views/run_browser.hpp"
+#include "gui/views/run_dialog.hpp"
+#include "gui/views/strip_widget.hpp"
+
+#include <QChartView>
+#include <QCryptographicHash>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hitmap;
+using namespace hitmap::gui;
+
+namespace {
+
+QByteArray file_hash(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+// A grab that is the requested size and not one flat colour.
+void check_picture(const QPixmap& pixmap, QSize size) {
+    QCOMPARE(pixmap.size(), size);
+    const QImage image = pixmap.toImage();
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height() && colours.size() < 16; y += 7)
+        for (int x = 0; x < image.width() && colours.size() < 16; x += 7)
+            colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() >= 16, "the grab is (nearly) blank");
+}
+
+} // namespace
+
+class TestGuiWindow : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString db_;
+    qint64 v60_ = 0, v61_ = 0;
+
+    void open(MainWindow& w, const QString& path) {
+        QSignalSpy shown(&w, &MainWindow::runsShown);
+        w.openDatabase(path);
+        QTRY_COMPARE(shown.count(), 1);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // recent files go to a throwaway config
+        QVERIFY(dir_.isValid());
+        db_ = dir_.filePath(QStringLiteral("fixture.db"));
+        const QString error = test::make_fixture(db_);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const auto& r : read_run_list(db_).runs)
+            (r.variant == "v6.0" ? v60_ : v61_) = r.id;
+        QVERIFY(v60_ && v61_);
+    }
+
+    void browseLineAndCompare() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        open(w, db_);
+        QVERIFY(!w.showingEmptyState());
+        QCOMPARE(w.runs().size(), std::size_t(2));
+
+        QSignalSpy run_shown(&w, &MainWindow::runShown);
+        w.runBrowser()->selectRun(v60_);
+        QTRY_VERIFY(w.currentRun() && w.currentRun()->run.id == v60_);
+        // The top line is selected on arrival; pick the second, then back to the top.
+        w.cachelines()->selectRank(1);
+        QTRY_VERIFY(w.lineDetail()->strip()->strip().has_value());
+        w.cachelines()->selectRank(0);
+        const auto& strip = w.lineDetail()->strip()->strip();
+        QVERIFY(strip);
+        QStringList names;
+        for (const auto& b : strip->boxes)
+            names << b.name;
+        QVERIFY2(names.contains(QStringLiteral("usage")) && names.contains(QStringLiteral("high")),
+                 qPrintable(names.join(QLatin1Char(','))));
+        check_picture(w.grab(), QSize(1400, 900));
+        check_picture(w.lineDetail()->strip()->grab(), QSize(w.lineDetail()->strip()->width(), 96));
+
+        // Selecting v6.0 paired it with v6.1 in the compare view.
+        QSignalSpy compared(&w, &MainWindow::compareShown);
+        w.showTab(MainWindow::CompareTab);
+        QTRY_VERIFY(!w.compare()->strips().empty());
+        QCOMPARE(w.compare()->strips().size(), std::size_t(2 + 3)); // 112 and 192 bytes
+        check_picture(w.grab(), QSize(1400, 900));
+        QChartView* chart = w.compare()->chartView();
+        QVERIFY(chart->chart()->series().size() == 1);
+        check_picture(chart->grab(), chart->size());
+        const QString svg = dir_.filePath(QStringLiteral("compare.svg"));
+        QVERIFY(save_svg(chart, svg));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("<svg"));
+
+        w.showTab(MainWindow::ScalingTab);
+        check_picture(w.grab(), QSize(1400, 900));
+    }
+
+    void foreignFileShowsReasonAndStaysUnchanged() {
+        const QString text = dir_.filePath(QStringLiteral("not-a-db.txt"));
+        {
+            QFile f(text);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("hello, this is not SQLite\n");
+        }
+        const QByteArray before = file_hash(text);
+        MainWindow w;
+        w.show();
+        open(w, db_);
+        w.openDatabase(text);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = w.findChild<QMessageBox*>()) && box->isVisible());
+        QVERIFY2(box->informativeText().contains(QStringLiteral("not-a-db.txt")),
+                 qPrintable(box->informativeText()));
+        box->accept();
+        QCOMPARE(file_hash(text), before);
+        // The app keeps running with what it showed before.
+        QVERIFY(w.isVisible());
+        QCOMPARE(w.runs().size(), std::size_t(2));
+    }
+
+    void missingDatabaseShowsEmptyState() {
+        const QString missing = dir_.filePath(QStringLiteral("nothing-here.db"));
+        MainWindow w;
+        w.show();
+        open(w, missing);
+        QVERIFY(w.showingEmptyState());
+        QVERIFY(!QFile::exists(missing));
+    }
+
+    void runDialogCollectsAndCancels() {
+        const QString db = dir_.filePath(QStringLiteral("dialog.db"));
+        QVERIFY(QFile::copy(db_, db));
+        MainWindow w;
+        w.show();
+        open(w, db);
+        RunDialog dialog(QStringLiteral(HITMAP_COLLECT_PATH), db, &w);
+        dialog.findChild<QLineEdit*>(QStringLiteral("variants"))->setText(QStringLiteral("v6.1"));
+        dialog.findChild<QLineEdit*>(QStringLiteral("threads"))->setText(QStringLiteral("1"));
+        dialog.findChild<QLineEdit*>(QStringLiteral("duration"))->setText(QStringLiteral("200ms"));
+        QList<bool> results;
+        connect(&dialog, &RunDialog::collectionFinished, &w, [&](bool ok) {
+            results << ok;
+            w.openDatabase(db);
+        });
+        QSignalSpy shown(&w, &MainWindow::runsShown);
+        dialog.start();
+        QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 60000);
+        QVERIFY(results.front());
+        QTRY_COMPARE(shown.count(), 1);
+        QCOMPARE(w.runs().size(), std::size_t(3));
+
+        // Cancel a long run once it has begun: the file still opens, the run is incomplete.
+        dialog.findChild<QLineEdit*>(QStringLiteral("duration"))->setText(QStringLiteral("20s"));
+        dialog.start();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.process()->state() == QProcess::Running, 10000);
+        QTest::qWait(500);
+        dialog.reject();
+        QTRY_COMPARE_WITH_TIMEOUT(results.size(), 2, 30000);
+        QVERIFY(!results.back());
+        QTRY_COMPARE(shown.count(), 2);
+        const RunList after = read_run_list(db);
+        QVERIFY(after.runs.size() >= 3);
+        for (const auto& r : after.runs)
+            if (r.id > 3)
+                QVERIFY(r.status != store::RunStatus::complete);
+    }
+};
+
+QTEST_MAIN(TestGuiWindow)
+#include "tst_gui_window.moc"
