@@ -1,0 +1,44 @@
+// hitmap: the desktop app. `hitmap [DB]` opens DB (default ./hitmap.db);
+// `hitmap --screenshot DIR [DB]` writes the main views as PNGs and exits.
+#include "gui/app/main_window.hpp"
+#include "gui/app/screenshots.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("hitmap"));
+    QApplication::setOrganizationName(QStringLiteral("hitmap"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Browse hitmap runs: contended cachelines field by field."));
+    parser.addHelpOption();
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Write the main views as PNG files into <dir> and exit."),
+        QStringLiteral("dir"));
+    parser.addOption(screenshot);
+    parser.addPositionalArgument(QStringLiteral("db"),
+                                 QStringLiteral("hitmap database (default: ./hitmap.db)"));
+    parser.process(app);
+    const QString db = parser.positionalArguments().value(0, QStringLiteral("hitmap.db"));
+
+    if (parser.isSet(screenshot)) {
+        try {
+            for (const QString& file : hitmap::gui::write_screenshots(db, parser.value(screenshot)))
+                std::printf("wrote %s\n", qPrintable(file));
+            return 0;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "hitmap: %s\n", e.what());
+            return 1;
+        }
+    }
+
+    hitmap::gui::MainWindow window;
+    window.show();
+    window.openDatabase(db);
+    return QApplication::exec();
+}

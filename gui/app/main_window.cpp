@@ -1,0 +1,230 @@
+#include "gui/app/main_window.hpp"
+
+#include "gui/charts/chart_builder.hpp"
+#include "gui/models/run_tree_model.hpp"
+#include "gui/views/cacheline_table.hpp"
+#include "gui/views/compare_view.hpp"
+#include "gui/views/empty_state.hpp"
+#include "gui/views/line_detail_view.hpp"
+#include "gui/views/run_browser.hpp"
+#include "gui/views/run_dialog.hpp"
+#include "gui/views/scaling_view.hpp"
+
+#include <QApplication>
+#include <QChartView>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace hitmap::gui {
+
+namespace {
+const QString kRecentKey = QStringLiteral("recentFiles");
+constexpr int kMaxRecent = 8;
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , loader_(new DbLoader(this))
+    , stack_(new QStackedWidget(this))
+    , empty_(new EmptyState(this))
+    , tabs_(new QTabWidget(this))
+    , browser_(new RunBrowser(this))
+    , cachelines_(new CachelineTable(this))
+    , detail_(new LineDetailView(this))
+    , compare_(new CompareView(this))
+    , scaling_(new ScalingView(this)) {
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(cachelines_);
+    split->addWidget(detail_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    tabs_->addTab(split, tr("Cachelines"));
+    tabs_->addTab(compare_, tr("Compare"));
+    tabs_->addTab(scaling_, tr("Scaling"));
+    stack_->addWidget(empty_);
+    stack_->addWidget(tabs_);
+    setCentralWidget(stack_);
+
+    auto* dock = new QDockWidget(tr("Runs"), this);
+    dock->setObjectName(QStringLiteral("runs"));
+    dock->setWidget(browser_);
+    dock->setFeatures(QDockWidget::DockWidgetMovable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    resizeDocks({dock}, {380}, Qt::Horizontal);
+
+    connect(loader_, &DbLoader::runsLoaded, this, &MainWindow::showRuns);
+    connect(loader_, &DbLoader::openFailed, this, &MainWindow::showOpenError);
+    connect(loader_, &DbLoader::runLoaded, this, &MainWindow::showRun);
+    connect(loader_, &DbLoader::compareLoaded, this, [this](auto data) {
+        compare_->setData(std::move(data));
+        emit compareShown();
+    });
+    connect(loader_, &DbLoader::loadFailed, this,
+            [this](const QString& reason) { statusBar()->showMessage(reason, 10000); });
+    connect(browser_, &RunBrowser::runSelected, this, &MainWindow::selectRun);
+    connect(cachelines_, &CachelineTable::lineSelected, this,
+            [this](const c2c::LineKey& line) { detail_->setLine(run_, line); });
+    connect(compare_, &CompareView::compareRequested, loader_, &DbLoader::loadCompare);
+    connect(empty_, &EmptyState::collectRequested, this, &MainWindow::openRunDialog);
+
+    buildMenus();
+    setWindowTitle(tr("hitmap"));
+    resize(1400, 900);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open hitmap database"), QFileInfo(loader_->path()).absolutePath(),
+            tr("hitmap databases (*.db *.sqlite);;All files (*)"));
+        if (!path.isEmpty())
+            openDatabase(path);
+    });
+    recent_ = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Reload"), QKeySequence::Refresh, this,
+                    [this] { openDatabase(loader_->path()); });
+    file->addSeparator();
+    file->addAction(tr("&Collect runs…"), QKeySequence(tr("Ctrl+R")), this,
+                    &MainWindow::openRunDialog);
+    file->addSeparator();
+    file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportViewPng);
+    file->addAction(tr("Export chart as &SVG…"), this, &MainWindow::exportChartSvg);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+}
+
+void MainWindow::openDatabase(const QString& path) {
+    statusBar()->showMessage(tr("Opening %1…").arg(path));
+    loader_->openDatabase(path);
+}
+
+void MainWindow::showTab(Tab tab) {
+    tabs_->setCurrentIndex(tab);
+}
+
+bool MainWindow::showingEmptyState() const {
+    return stack_->currentWidget() == empty_;
+}
+
+QString MainWindow::collectorPath() const {
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/hitmap-collect");
+}
+
+void MainWindow::showRuns(const RunList& list) {
+    runs_ = list.runs;
+    if (list.exists)
+        rememberRecent(list.path);
+    setWindowTitle(tr("hitmap — %1").arg(list.path));
+    statusBar()->showMessage(
+        tr("%1: %n run(s)", nullptr, static_cast<int>(runs_.size())).arg(list.path), 5000);
+    const qint64 keep = run_ ? run_->run.id : -1;
+    browser_->model()->setRuns(runs_);
+    compare_->setRuns(runs_);
+    scaling_->setRuns(runs_);
+    if (runs_.empty()) {
+        empty_->setPath(list.path, list.exists);
+        stack_->setCurrentWidget(empty_);
+        run_.reset();
+        detail_->clear();
+    } else {
+        stack_->setCurrentWidget(tabs_);
+        // Keep the run the user was looking at across reloads; otherwise start at the first
+        // complete run with the most threads, where contention shows.
+        const bool still_there =
+            std::any_of(runs_.begin(), runs_.end(), [keep](auto& r) { return r.id == keep; });
+        const store::RunRecord* start = &runs_.front();
+        for (const auto& r : runs_)
+            if (r.status == store::RunStatus::complete && r.threads > start->threads)
+                start = &r;
+        browser_->selectRun(still_there ? keep : start->id);
+    }
+    emit runsShown();
+}
+
+void MainWindow::showOpenError(const QString& path, const QString& reason) {
+    statusBar()->showMessage(tr("Cannot open %1").arg(path), 10000);
+    // Non-blocking, so loading and the rest of the app keep running behind it.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open database"),
+                                tr("hitmap cannot open this file; it was left unchanged."),
+                                QMessageBox::Ok, this);
+    box->setInformativeText(reason);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::selectRun(qint64 run_id) {
+    loader_->loadRun(run_id);
+    if (auto partner = CompareView::default_partner(runs_, run_id))
+        compare_->setPair(run_id, *partner);
+}
+
+void MainWindow::showRun(std::shared_ptr<const RunDetail> detail) {
+    run_ = std::move(detail);
+    detail_->clear();
+    cachelines_->setRun(run_);
+    cachelines_->selectRank(0);
+    emit runShown(run_->run.id);
+}
+
+void MainWindow::openRunDialog() {
+    auto* dialog = new RunDialog(collectorPath(), loader_->path(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // New runs appear without reopening: reload the list whenever the child ends.
+    connect(dialog, &RunDialog::collectionFinished, this,
+            [this] { openDatabase(loader_->path()); });
+    dialog->open();
+}
+
+void MainWindow::exportViewPng() {
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !save_png(tabs_->currentWidget(), path))
+        QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1").arg(path));
+}
+
+void MainWindow::exportChartSvg() {
+    QChartView* view = tabs_->currentIndex() == ScalingTab   ? scaling_->chartView()
+                       : tabs_->currentIndex() == CompareTab ? compare_->chartView()
+                                                             : nullptr;
+    if (!view) {
+        QMessageBox::information(this, tr("Export chart"),
+                                 tr("The Compare and Scaling tabs have charts to export."));
+        return;
+    }
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), tr("SVG images (*.svg)"));
+    if (!path.isEmpty() && !save_svg(view, path))
+        QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1").arg(path));
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recent_->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent)
+        recent_->addAction(path, this, [this, path] { openDatabase(path); });
+    recent_->setEnabled(!recent.isEmpty());
+}
+
+} // namespace hitmap::gui

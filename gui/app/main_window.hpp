@@ -1,0 +1,78 @@
+#pragma once
+// The main window: run browser on the left; cachelines (table + line detail), compare and
+// scaling as tabs; the empty state when there is nothing to show. All store reads go through
+// the DbLoader, off the GUI thread.
+#include "collector/c2c/replay_result.hpp"
+#include "gui/models/db_loader.hpp"
+
+#include <QMainWindow>
+#include <memory>
+
+class QMenu;
+class QStackedWidget;
+class QTabWidget;
+
+namespace hitmap::gui {
+
+class CachelineTable;
+class CompareView;
+class EmptyState;
+class LineDetailView;
+class RunBrowser;
+class ScalingView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Tab { CachelinesTab, CompareTab, ScalingTab };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    void openDatabase(const QString& path);
+    void showTab(Tab tab);
+    QString collectorPath() const;
+
+    // For tests and the screenshot mode.
+    DbLoader* loader() const { return loader_; }
+    RunBrowser* runBrowser() const { return browser_; }
+    CachelineTable* cachelines() const { return cachelines_; }
+    LineDetailView* lineDetail() const { return detail_; }
+    CompareView* compare() const { return compare_; }
+    ScalingView* scaling() const { return scaling_; }
+    const std::vector<store::RunRecord>& runs() const { return runs_; }
+    std::shared_ptr<const RunDetail> currentRun() const { return run_; }
+    bool showingEmptyState() const;
+
+signals:
+    // The view has new data to show: a run list, a run, a compare pair.
+    void runsShown();
+    void runShown(qint64 run_id);
+    void compareShown();
+
+private:
+    void buildMenus();
+    void showRuns(const RunList& list);
+    void showOpenError(const QString& path, const QString& reason);
+    void showRun(std::shared_ptr<const RunDetail> detail);
+    void selectRun(qint64 run_id);
+    void openRunDialog();
+    void exportViewPng();
+    void exportChartSvg();
+    void rememberRecent(const QString& path);
+    void rebuildRecentMenu();
+
+    DbLoader* loader_;
+    QStackedWidget* stack_;
+    EmptyState* empty_;
+    QTabWidget* tabs_;
+    RunBrowser* browser_;
+    CachelineTable* cachelines_;
+    LineDetailView* detail_;
+    CompareView* compare_;
+    ScalingView* scaling_;
+    QMenu* recent_;
+    std::vector<store::RunRecord> runs_;
+    std::shared_ptr<const RunDetail> run_;
+};
+
+} // namespace hitmap::gui

@@ -1,0 +1,134 @@
+#include "gui/charts/chart_builder.hpp"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace hitmap::gui {
+
+namespace {
+
+QChart* new_chart(const QString& title) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    // Animations would make grabs and exports catch half-drawn bars.
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+} // namespace
+
+QChart* bar_chart(const QString& title, const QStringList& categories,
+                  const std::vector<BarSet>& sets, const QString& value_axis) {
+    QChart* chart = new_chart(title);
+    auto* series = new QBarSeries;
+    double top = 0;
+    for (const BarSet& s : sets) {
+        auto* set = new QBarSet(s.label);
+        set->append(s.values);
+        for (double v : s.values)
+            top = std::max(top, v);
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setLabelsAngle(-40); // field names stay whole when there are a dozen of them
+    auto* y = new QValueAxis;
+    y->setTitleText(value_axis);
+    y->setRange(0, top > 0 ? top * 1.1 : 1);
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    return chart;
+}
+
+QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& series) {
+    QChart* chart = new_chart(title);
+    auto* x = new QValueAxis;
+    x->setTitleText(QStringLiteral("threads"));
+    x->setLabelFormat(QStringLiteral("%d"));
+    auto* y = new QValueAxis;
+    y->setTitleText(QStringLiteral("M ops/s"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    int max_threads = 1;
+    double top = 0;
+    for (const ScalingSeries& s : series) {
+        auto* median = new QLineSeries;
+        median->setName(s.variant);
+        auto* low = new QLineSeries;
+        auto* high = new QLineSeries;
+        auto* marks = new QScatterSeries;
+        marks->setMarkerSize(7);
+        for (const ScalingPoint& p : s.points) {
+            median->append(p.threads, p.median / 1e6);
+            marks->append(p.threads, p.median / 1e6);
+            low->append(p.threads, p.min / 1e6);
+            high->append(p.threads, p.max / 1e6);
+            max_threads = std::max(max_threads, p.threads);
+            top = std::max(top, p.max / 1e6);
+        }
+        // The band shows the spread across repeats; it has no legend entry of its own.
+        auto* band = new QAreaSeries(high, low);
+        chart->addSeries(band);
+        chart->addSeries(median);
+        chart->addSeries(marks);
+        QColor c = median->color();
+        c.setAlpha(60);
+        band->setColor(c);
+        band->setBorderColor(c);
+        marks->setColor(median->color());
+        for (QAbstractSeries* a :
+             {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(median),
+              static_cast<QAbstractSeries*>(marks)}) {
+            a->attachAxis(x);
+            a->attachAxis(y);
+        }
+        chart->legend()->markers(band).first()->setVisible(false);
+        chart->legend()->markers(marks).first()->setVisible(false);
+    }
+    x->setRange(0, max_threads + 1);
+    x->setTickCount(std::min(max_threads + 2, 17));
+    y->setRange(0, top > 0 ? top * 1.15 : 1);
+    y->applyNiceNumbers();
+    return chart;
+}
+
+QChartView* chart_view(QChart* chart, QWidget* parent) {
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    return view;
+}
+
+bool save_png(QWidget* widget, const QString& path) {
+    return widget->grab().save(path, "PNG");
+}
+
+bool save_svg(QChartView* view, const QString& path) {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(view->size());
+    svg.setViewBox(QRect(QPoint(0, 0), view->size()));
+    svg.setTitle(view->chart()->title());
+    QPainter painter;
+    if (!painter.begin(&svg))
+        return false;
+    view->render(&painter);
+    return painter.end();
+}
+
+} // namespace hitmap::gui

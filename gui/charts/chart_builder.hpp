@@ -1,0 +1,34 @@
+#pragma once
+// Every chart in the app is built here from plain values, so views and export draw the same
+// pictures and a later move to Qt Graphs stays in this file.
+#include "gui/models/scaling.hpp"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+class QChart;
+class QChartView;
+class QWidget;
+
+namespace hitmap::gui {
+
+struct BarSet {
+    QString label;        // "v6.0 (run 2)"
+    QList<double> values; // one per category
+};
+
+// Grouped bars: one group per category (field), one bar per set (run).
+QChart* bar_chart(const QString& title, const QStringList& categories,
+                  const std::vector<BarSet>& sets, const QString& value_axis);
+// Median ops/s per thread count, one line per variant, with a band from min to max repeat.
+QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& series);
+
+// A view for export and tests too: antialiased, no animation.
+QChartView* chart_view(QChart* chart, QWidget* parent = nullptr);
+
+bool save_png(QWidget* widget, const QString& path);
+bool save_svg(QChartView* view, const QString& path);
+
+} // namespace hitmap::gui

@@ -1,0 +1,183 @@
+#include "gui/models/c2c_rows.hpp"
+
+#include "collector/report/c2c_report.hpp"
+
+namespace hitmap::gui {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QVariant count(std::uint64_t v) {
+    return QVariant::fromValue<qulonglong>(v);
+}
+
+QString rate_text(double v) {
+    return QString::number(v, 'f', 2);
+}
+
+// A raw count and its per-1k rate as two columns that share one accessor.
+template <class Row>
+void add_count(std::vector<Column<Row>>& cols, const QString& title,
+               std::uint64_t (*get)(const Row&), bool heat = false) {
+    cols.push_back({title, [get](const Row& r) { return count(get(r)); }, {}, {}, heat});
+    cols.push_back({title + QStringLiteral("/1k op"),
+                    [get](const Row& r) { return report::per_thousand(get(r), r.ops); },
+                    [get](const Row& r) { return rate_text(report::per_thousand(get(r), r.ops)); },
+                    {},
+                    false});
+}
+
+const engine::ObjectInfo* object_of(const store::C2cData& data, engine::ObjectId id) {
+    for (const auto& o : data.objects)
+        if (o.id == id)
+            return &o;
+    return nullptr;
+}
+
+} // namespace
+
+QString line_title(const store::C2cData& data, const c2c::LineKey& line) {
+    const engine::ObjectInfo* o = object_of(data, line.object);
+    return QStringLiteral("%1 [%2]")
+        .arg(o ? qs(o->name) : QStringLiteral("object %1").arg(line.object))
+        .arg(line.index);
+}
+
+std::vector<LineRow> line_rows(const store::C2cData& data) {
+    std::vector<LineRow> rows;
+    int rank = 0;
+    for (const c2c::LineStats* l : report::ranked_lines(data.result, true)) {
+        const engine::ObjectInfo* o = object_of(data, l->line.object);
+        rows.push_back({rank++, l->line, o ? qs(o->name) : QString::number(l->line.object),
+                        qs(report::fields_on_line(data, l->line)), l->counts,
+                        data.trace.traced_ops});
+    }
+    return rows;
+}
+
+std::vector<OffsetRow> offset_rows(const store::C2cData& data, const c2c::LineKey& line) {
+    std::vector<OffsetRow> rows;
+    for (const auto& f : data.result.fields)
+        if (f.line == line)
+            rows.push_back({f.offset, f.size, qs(f.field_name), f.counts, data.trace.traced_ops});
+    return rows;
+}
+
+std::vector<PairRow> pair_rows(const store::C2cData& data, const c2c::LineKey& line) {
+    std::vector<PairRow> rows;
+    for (const auto& p : data.result.pairs)
+        if (p.line == line)
+            rows.push_back({qs(p.accessor_name),
+                            p.writer ? qs(p.writer_name) : QStringLiteral("(never written)"),
+                            p.true_sharing, p.counts, data.trace.traced_ops});
+    return rows;
+}
+
+std::vector<CpuRow> cpu_rows(const store::C2cData& data, const c2c::LineKey& line) {
+    const QString who = data.result.model_cpus == c2c::ModelCpus::thread ? QStringLiteral("thread")
+                                                                         : QStringLiteral("cpu");
+    std::vector<CpuRow> rows;
+    for (const auto& c : data.result.cpus)
+        if (c.line == line)
+            rows.push_back(
+                {who + QLatin1Char(' ') + QString::number(c.cpu), c.counts, data.trace.traced_ops});
+    return rows;
+}
+
+std::vector<Column<LineRow>> line_columns() {
+    std::vector<Column<LineRow>> cols{
+        {QStringLiteral("#"), [](const LineRow& r) { return r.rank; }},
+        {QStringLiteral("Object"), [](const LineRow& r) { return r.object; }},
+        {QStringLiteral("Line"), [](const LineRow& r) { return r.key.index; }},
+        {QStringLiteral("Address"), [](const LineRow& r) { return count(r.key.address); },
+         [](const LineRow& r) { return QStringLiteral("0x%1").arg(r.key.address, 0, 16); }},
+    };
+    add_count<LineRow>(
+        cols, QStringLiteral("Tot Hitm"), [](const LineRow& r) { return r.counts.hitm(); }, true);
+    add_count<LineRow>(
+        cols, QStringLiteral("Xfer"), [](const LineRow& r) { return r.counts.transfers(); }, true);
+    cols.push_back(
+        {QStringLiteral("LoadHitm"), [](const LineRow& r) { return count(r.counts.load_hitm); }});
+    cols.push_back(
+        {QStringLiteral("StoreHitm"), [](const LineRow& r) { return count(r.counts.store_hitm); }});
+    cols.push_back(
+        {QStringLiteral("Inval"), [](const LineRow& r) { return count(r.counts.invalidations); }});
+    cols.push_back({QStringLiteral("CleanFwd"),
+                    [](const LineRow& r) { return count(r.counts.clean_forward); }});
+    cols.push_back(
+        {QStringLiteral("Loads"), [](const LineRow& r) { return count(r.counts.loads); }});
+    cols.push_back(
+        {QStringLiteral("Stores"), [](const LineRow& r) { return count(r.counts.stores); }});
+    cols.push_back({QStringLiteral("Est. cycles"),
+                    [](const LineRow& r) { return r.counts.stall_cycles; },
+                    [](const LineRow& r) { return QString::number(r.counts.stall_cycles, 'f', 0); },
+                    {},
+                    true});
+    cols.push_back({QStringLiteral("Fields"), [](const LineRow& r) { return r.fields; }});
+    return cols;
+}
+
+std::vector<Column<OffsetRow>> offset_columns() {
+    std::vector<Column<OffsetRow>> cols{
+        {QStringLiteral("Offset"), [](const OffsetRow& r) { return r.offset; },
+         [](const OffsetRow& r) { return QStringLiteral("0x%1").arg(r.offset, 0, 16); }},
+        {QStringLiteral("Field"), [](const OffsetRow& r) { return r.field; }},
+        {QStringLiteral("Size"), [](const OffsetRow& r) { return r.size; }},
+    };
+    add_count<OffsetRow>(
+        cols, QStringLiteral("Hitm"), [](const OffsetRow& r) { return r.counts.hitm(); }, true);
+    add_count<OffsetRow>(
+        cols, QStringLiteral("Xfer"), [](const OffsetRow& r) { return r.counts.transfers(); },
+        true);
+    cols.push_back(
+        {QStringLiteral("LoadHitm"), [](const OffsetRow& r) { return count(r.counts.load_hitm); }});
+    cols.push_back({QStringLiteral("StoreHitm"),
+                    [](const OffsetRow& r) { return count(r.counts.store_hitm); }});
+    cols.push_back(
+        {QStringLiteral("Loads"), [](const OffsetRow& r) { return count(r.counts.loads); }});
+    cols.push_back(
+        {QStringLiteral("Stores"), [](const OffsetRow& r) { return count(r.counts.stores); }});
+    return cols;
+}
+
+std::vector<Column<PairRow>> pair_columns() {
+    std::vector<Column<PairRow>> cols{
+        {QStringLiteral("Accessor"), [](const PairRow& r) { return r.accessor; }},
+        {QStringLiteral("Last writer"), [](const PairRow& r) { return r.writer; }},
+        {QStringLiteral("Sharing"),
+         [](const PairRow& r) {
+             return r.true_sharing ? QStringLiteral("true") : QStringLiteral("false");
+         },
+         {},
+         [](const PairRow& r) {
+             return r.true_sharing ? QStringLiteral("The accessor reads bytes the writer wrote")
+                                   : QStringLiteral("Different bytes on one line: padding helps");
+         }},
+    };
+    add_count<PairRow>(
+        cols, QStringLiteral("Hitm"), [](const PairRow& r) { return r.counts.hitm(); }, true);
+    cols.push_back({QStringLiteral("Store-to-shared"),
+                    [](const PairRow& r) { return count(r.counts.store_shared); }});
+    cols.push_back(
+        {QStringLiteral("Inval"), [](const PairRow& r) { return count(r.counts.invalidations); }});
+    return cols;
+}
+
+std::vector<Column<CpuRow>> cpu_columns() {
+    std::vector<Column<CpuRow>> cols{
+        {QStringLiteral("CPU"), [](const CpuRow& r) { return r.who; }}};
+    add_count<CpuRow>(
+        cols, QStringLiteral("Hitm"), [](const CpuRow& r) { return r.counts.hitm(); }, true);
+    add_count<CpuRow>(
+        cols, QStringLiteral("Xfer"), [](const CpuRow& r) { return r.counts.transfers(); }, true);
+    cols.push_back(
+        {QStringLiteral("Loads"), [](const CpuRow& r) { return count(r.counts.loads); }});
+    cols.push_back(
+        {QStringLiteral("Stores"), [](const CpuRow& r) { return count(r.counts.stores); }});
+    return cols;
+}
+
+} // namespace hitmap::gui

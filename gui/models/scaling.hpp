@@ -1,0 +1,26 @@
+#pragma once
+// Throughput against thread count per variant, with the spread across repeated runs: the data
+// behind the scaling chart.
+#include "collector/store/records.hpp"
+
+#include <QString>
+#include <vector>
+
+namespace hitmap::gui {
+
+struct ScalingPoint {
+    int threads = 0;
+    double median = 0, min = 0, max = 0; // ops/s over the repeats
+    int repeats = 0;
+};
+
+struct ScalingSeries {
+    QString variant;
+    std::vector<ScalingPoint> points; // by threads
+};
+
+// Complete, measured runs of one workload (predicted runs have no throughput of their own).
+std::vector<ScalingSeries> scaling_series(const std::vector<store::RunRecord>& runs,
+                                          const std::string& workload);
+
+} // namespace hitmap::gui

@@ -1,0 +1,87 @@
+#include "gui/models/strip_layout.hpp"
+
+#include "gui/models/c2c_rows.hpp"
+
+#include <algorithm>
+
+namespace hitmap::gui {
+
+namespace {
+
+const engine::ObjectInfo* object_of(const store::C2cData& data, engine::ObjectId id) {
+    for (const auto& o : data.objects)
+        if (o.id == id)
+            return &o;
+    return nullptr;
+}
+
+} // namespace
+
+std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::LineKey& line,
+                                         double width, std::uint32_t bytes) {
+    const engine::ObjectInfo* o = object_of(data, line.object);
+    if (!o || !o->layout.type)
+        return std::nullopt;
+    StripLayout strip;
+    strip.line_size = data.result.line_size ? data.result.line_size : 64;
+    strip.bytes = std::max(bytes, strip.line_size);
+    strip.width = width;
+    strip.title = line_title(data, line);
+    strip.ops = data.trace.traced_ops;
+
+    // Positions are measured from the start of the object's first line, where the object
+    // begins at `phase`; line i covers [i * line_size, (i + 1) * line_size).
+    const std::uint32_t first_line = o->phase / strip.line_size;
+    const std::uint64_t line_start =
+        static_cast<std::uint64_t>(first_line + line.index) * strip.line_size;
+    const std::uint64_t begin = line_start - line_start % strip.bytes;
+    const std::uint64_t end = begin + strip.bytes;
+    const std::uint32_t first_index =
+        static_cast<std::uint32_t>(begin / strip.line_size) - first_line;
+    const std::uint32_t last_index = static_cast<std::uint32_t>(end / strip.line_size) - first_line;
+
+    for (engine::FieldId f = 0; f < o->layout.placement.size(); ++f) {
+        if (!o->layout.has(f))
+            continue;
+        const std::uint64_t start = o->phase + o->layout.at(f).offset;
+        const std::uint64_t stop = start + o->layout.at(f).size;
+        if (stop <= begin || start >= end)
+            continue;
+        StripBox box;
+        box.field = f;
+        box.name = QString::fromStdString(std::string(o->layout.field_name(f)));
+        box.offset = static_cast<std::uint32_t>(std::max(start, begin) - begin);
+        box.size = static_cast<std::uint32_t>(std::min(stop, end) - begin) - box.offset;
+        box.x = width * box.offset / strip.bytes;
+        box.width = width * box.size / strip.bytes;
+        for (const auto& fs : data.result.fields)
+            if (fs.line.object == line.object && fs.field == f && fs.line.index >= first_index &&
+                fs.line.index < last_index)
+                box.counts += fs.counts;
+        strip.max_transfers = std::max(strip.max_transfers, box.counts.transfers());
+        strip.boxes.push_back(std::move(box));
+    }
+    std::sort(strip.boxes.begin(), strip.boxes.end(),
+              [](const StripBox& a, const StripBox& b) { return a.offset < b.offset; });
+    return strip;
+}
+
+std::vector<c2c::LineKey> object_lines(const store::C2cData& data, engine::ObjectId object) {
+    std::vector<c2c::LineKey> keys;
+    const engine::ObjectInfo* o = object_of(data, object);
+    if (!o)
+        return keys;
+    const std::uint32_t line_size = data.result.line_size ? data.result.line_size : 64;
+    const std::uint32_t count = (o->phase % line_size + o->layout.size + line_size - 1) / line_size;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        c2c::LineKey key{object, i, 0};
+        // Take the replay's address when the line was touched, for a complete key.
+        for (const auto& l : data.result.lines)
+            if (l.line.object == object && l.line.index == i)
+                key = l.line;
+        keys.push_back(key);
+    }
+    return keys;
+}
+
+} // namespace hitmap::gui

@@ -1,0 +1,41 @@
+#pragma once
+// Geometry of the cacheline strip: each field of the line's object drawn as a box at its
+// offset and width, with the counts that colour it. Plain values, so tests need no widgets.
+#include "collector/store/c2c_tables.hpp"
+
+#include <QString>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace hitmap::gui {
+
+struct StripBox {
+    engine::FieldId field = 0;
+    QString name;
+    std::uint32_t offset = 0; // first byte within the strip
+    std::uint32_t size = 0;   // bytes within the strip (a field can straddle its edge)
+    double x = 0;             // pixels from the strip's left edge
+    double width = 0;
+    c2c::ClassCounts counts; // summed over the strip's lines
+};
+
+struct StripLayout {
+    QString title;            // "top/memory [0]"
+    std::uint32_t bytes = 64; // 64, or 128 for an adjacent-line pair
+    std::uint32_t line_size = 64;
+    double width = 0;
+    std::vector<StripBox> boxes; // by offset
+    std::uint64_t max_transfers = 0;
+    std::uint64_t ops = 0; // traced operations, for per-1k tooltips
+};
+
+// `bytes` = 128 shows the 128-byte-aligned pair of lines holding `line` (adjacent-line
+// prefetch). nullopt when the line's object is unknown.
+std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::LineKey& line,
+                                         double width, std::uint32_t bytes = 64);
+
+// The lines an object spans, in order (for the compare view's per-object strips).
+std::vector<c2c::LineKey> object_lines(const store::C2cData& data, engine::ObjectId object);
+
+} // namespace hitmap::gui

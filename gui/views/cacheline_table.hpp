@@ -1,0 +1,33 @@
+#pragma once
+// The Shared Data Cache Line Table of one run, ranked by HITM; picking a row picks a line.
+#include "gui/models/c2c_rows.hpp"
+
+#include <QWidget>
+#include <memory>
+
+class QLabel;
+
+namespace hitmap::gui {
+
+class DataTable;
+struct RunDetail;
+
+class CachelineTable : public QWidget {
+    Q_OBJECT
+public:
+    explicit CachelineTable(QWidget* parent = nullptr);
+    void setRun(std::shared_ptr<const RunDetail> detail);
+    DataTable* table() const { return table_; }
+    // Selects the line of rank `row` (0 = most HITM).
+    void selectRank(int row);
+
+signals:
+    void lineSelected(const hitmap::c2c::LineKey& line);
+
+private:
+    QLabel* header_;
+    DataTable* table_;
+    std::vector<LineRow> rows_;
+};
+
+} // namespace hitmap::gui

@@ -1,0 +1,295 @@
+#include "gui/views/compare_view.hpp"
+
+#include "collector/report/c2c_report.hpp"
+#include "gui/charts/chart_builder.hpp"
+#include "gui/models/db_loader.hpp"
+#include "gui/models/strip_layout.hpp"
+#include "gui/models/table_model.hpp"
+#include "gui/views/strip_widget.hpp"
+#include "gui/views/table_view.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <map>
+
+namespace hitmap::gui {
+
+namespace {
+
+QString run_label(const store::RunRecord& r) {
+    return QStringLiteral("run %1: %2 ×%3%4")
+        .arg(r.id)
+        .arg(QString::fromStdString(r.variant))
+        .arg(r.threads)
+        .arg(r.c2c_source == "predicted" ? QStringLiteral(" (predicted)") : QString());
+}
+
+QString ops_text(const std::optional<double>& ops) {
+    return ops ? QStringLiteral("%1 M ops/s").arg(*ops / 1e6, 0, 'f', 2) : QStringLiteral("-");
+}
+
+// The object whose line has the most HITM in `data` (perf c2c's first row).
+const engine::ObjectInfo* hottest_object(const store::C2cData& data) {
+    const auto ranked = report::ranked_lines(data.result, true);
+    const engine::ObjectId id = ranked.empty() ? 0 : ranked.front()->line.object;
+    for (const auto& o : data.objects)
+        if (o.id == id)
+            return &o;
+    return data.objects.empty() ? nullptr : &data.objects.front();
+}
+
+const engine::ObjectInfo* object_named(const store::C2cData& data, const std::string& name) {
+    for (const auto& o : data.objects)
+        if (o.name == name)
+            return &o;
+    return nullptr;
+}
+
+// Field name -> HITM per 1,000 traced operations, over all lines of one object.
+std::map<QString, double> field_hitm(const store::C2cData& data, engine::ObjectId object) {
+    std::map<QString, std::uint64_t> hitm;
+    for (const auto& f : data.result.fields)
+        if (f.line.object == object)
+            hitm[QString::fromStdString(f.field_name)] += f.counts.hitm();
+    std::map<QString, double> rates;
+    for (const auto& [name, v] : hitm)
+        rates[name] = report::per_thousand(v, data.trace.traced_ops);
+    return rates;
+}
+
+struct PredictionCells {
+    QString object, field;
+    double recorded = 0, predicted = 0;
+    std::optional<double> measured;
+};
+
+std::vector<Column<PredictionCells>> prediction_columns() {
+    const auto num = [](double v) { return QString::number(v, 'f', 2); };
+    return {
+        {QStringLiteral("Object"), [](const PredictionCells& r) { return r.object; }},
+        {QStringLiteral("Field"), [](const PredictionCells& r) { return r.field; }},
+        {QStringLiteral("Recorded xfer/1k"), [](const PredictionCells& r) { return r.recorded; },
+         [num](const PredictionCells& r) { return num(r.recorded); }},
+        {QStringLiteral("Predicted xfer/1k"),
+         [](const PredictionCells& r) { return r.predicted; },
+         [num](const PredictionCells& r) { return num(r.predicted); },
+         {},
+         true},
+        {QStringLiteral("Measured xfer/1k"),
+         [](const PredictionCells& r) { return r.measured.value_or(-1); },
+         [num](const PredictionCells& r) {
+             return r.measured ? num(*r.measured) : QStringLiteral("-");
+         },
+         {},
+         true},
+    };
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent)
+    , before_(new QComboBox(this))
+    , after_(new QComboBox(this))
+    , summary_(new QLabel(this))
+    , strip_grid_(new QGridLayout)
+    , chart_view_(chart_view(bar_chart(tr("HITM per field"), {}, {}, tr("HITM / 1k op")), this))
+    , prediction_summary_(new QLabel(this))
+    , predictions_(new DataTable(tr("Filter objects or fields…"), this)) {
+    auto* pick = new QHBoxLayout;
+    pick->addWidget(new QLabel(tr("Before:"), this));
+    pick->addWidget(before_, 1);
+    pick->addWidget(new QLabel(tr("After:"), this));
+    pick->addWidget(after_, 1);
+    for (QComboBox* c : {before_, after_})
+        connect(c, &QComboBox::currentIndexChanged, this, &CompareView::requestCurrent);
+    summary_->setTextFormat(Qt::RichText);
+    prediction_summary_->setWordWrap(true);
+
+    auto* prediction_box = new QWidget(this);
+    auto* prediction_layout = new QVBoxLayout(prediction_box);
+    prediction_layout->setContentsMargins(0, 0, 0, 0);
+    prediction_layout->addWidget(prediction_summary_);
+    prediction_layout->addWidget(predictions_);
+
+    auto* bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(chart_view_);
+    bottom->addWidget(prediction_box);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    bottom->setSizes({600, 400}); // the table's size hint would otherwise squeeze the chart
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(pick);
+    layout->addWidget(summary_);
+    layout->addLayout(strip_grid_);
+    layout->addWidget(bottom, 1);
+}
+
+std::optional<qint64> CompareView::default_partner(const std::vector<store::RunRecord>& runs,
+                                                   qint64 run) {
+    const auto self = std::find_if(runs.begin(), runs.end(), [&](auto& r) { return r.id == run; });
+    if (self == runs.end())
+        return std::nullopt;
+    for (const auto& r : runs)
+        if (r.workload == self->workload && r.threads == self->threads &&
+            r.variant != self->variant && r.c2c_source != "predicted" &&
+            r.status == store::RunStatus::complete)
+            return r.id;
+    return std::nullopt;
+}
+
+void CompareView::setRuns(const std::vector<store::RunRecord>& runs) {
+    const QSignalBlocker a(before_), b(after_);
+    const QVariant keep_before = before_->currentData(), keep_after = after_->currentData();
+    before_->clear();
+    after_->clear();
+    for (const auto& r : runs) {
+        if (r.status != store::RunStatus::complete)
+            continue;
+        before_->addItem(run_label(r), QVariant::fromValue<qint64>(r.id));
+        after_->addItem(run_label(r), QVariant::fromValue<qint64>(r.id));
+    }
+    before_->setCurrentIndex(std::max(0, before_->findData(keep_before)));
+    after_->setCurrentIndex(std::max(0, after_->findData(keep_after)));
+}
+
+void CompareView::setPair(qint64 before, qint64 after) {
+    {
+        const QSignalBlocker a(before_), b(after_);
+        before_->setCurrentIndex(before_->findData(QVariant::fromValue(before)));
+        after_->setCurrentIndex(after_->findData(QVariant::fromValue(after)));
+    }
+    requestCurrent();
+}
+
+void CompareView::requestCurrent() {
+    if (before_->currentIndex() >= 0 && after_->currentIndex() >= 0)
+        emit compareRequested(before_->currentData().toLongLong(),
+                              after_->currentData().toLongLong());
+}
+
+void CompareView::setData(std::shared_ptr<const CompareData> data) {
+    const store::RunRecord &b = data->before.run, &a = data->after.run;
+    QString summary =
+        tr("<b>Throughput</b>: %1 → %2").arg(ops_text(b.ops_per_s), ops_text(a.ops_per_s));
+    if (b.ops_per_s && a.ops_per_s && *b.ops_per_s > 0)
+        summary += tr(" (%1%2%)")
+                       .arg(*a.ops_per_s >= *b.ops_per_s ? QStringLiteral("+") : QString())
+                       .arg((*a.ops_per_s / *b.ops_per_s - 1) * 100, 0, 'f', 1);
+
+    for (StripWidget* s : strips_)
+        delete s;
+    for (QLabel* l : strip_labels_)
+        delete l;
+    strips_.clear();
+    strip_labels_.clear();
+
+    const store::C2cData* before = data->before.c2c ? &*data->before.c2c : nullptr;
+    const store::C2cData* after = data->after.c2c ? &*data->after.c2c : nullptr;
+    const engine::ObjectInfo* object = before ? hottest_object(*before) : nullptr;
+    if (!before || !after || !object) {
+        summary_->setText(summary + tr(" — both runs need cacheline data to compare lines"));
+        return;
+    }
+    summary_->setText(summary +
+                      tr(" — object <b>%1</b>").arg(QString::fromStdString(object->name)));
+
+    // Strips: one column per run, one row per line of the object; one colour scale for all,
+    // so the same colour means the same transfer count on both sides.
+    std::uint64_t scale = 0;
+    std::vector<std::pair<int, std::optional<StripLayout>>> cells; // (column, strip)
+    int column = 0;
+    for (const store::C2cData* side : {before, after}) {
+        const engine::ObjectInfo* o = object_named(*side, object->name);
+        if (o)
+            for (const c2c::LineKey& key : object_lines(*side, o->id)) {
+                auto s = compute_strip(*side, key, 1.0);
+                if (s)
+                    scale = std::max(scale, s->max_transfers);
+                cells.emplace_back(column, std::move(s));
+            }
+        ++column;
+    }
+    int next_row[2] = {1, 1};
+    for (int c = 0; c < 2; ++c) {
+        const store::RunRecord& r = c == 0 ? b : a;
+        auto* label = new QLabel(
+            tr("<b>%1</b>: %2").arg(c == 0 ? tr("Before") : tr("After"), run_label(r)), this);
+        strip_labels_.push_back(label);
+        strip_grid_->addWidget(label, 0, c);
+    }
+    for (auto& [c, s] : cells) {
+        auto* w = new StripWidget(this);
+        w->setStrip(std::move(s));
+        w->setScaleMax(scale);
+        strip_grid_->addWidget(w, next_row[c]++, c);
+        strips_.push_back(w);
+    }
+
+    // Bars: fields with any HITM on either side, the hottest first, capped to stay legible.
+    const engine::ObjectInfo* after_object = object_named(*after, object->name);
+    auto hb = field_hitm(*before, object->id);
+    auto ha = after_object ? field_hitm(*after, after_object->id) : std::map<QString, double>{};
+    std::vector<QString> names;
+    for (const auto& m : {hb, ha})
+        for (const auto& [name, v] : m)
+            if (v > 0 && std::find(names.begin(), names.end(), name) == names.end())
+                names.push_back(name);
+    std::sort(names.begin(), names.end(), [&](const QString& x, const QString& y) {
+        return std::max(hb[x], ha[x]) > std::max(hb[y], ha[y]);
+    });
+    names.resize(std::min<std::size_t>(names.size(), 12));
+    BarSet sb{run_label(b), {}}, sa{run_label(a), {}};
+    QStringList categories;
+    for (const QString& n : names) {
+        categories << n;
+        sb.values << hb[n];
+        sa.values << ha[n];
+    }
+    QChart* old = chart_view_->chart();
+    chart_view_->setChart(bar_chart(
+        tr("HITM per field of %1 (per 1k traced ops)").arg(QString::fromStdString(object->name)),
+        categories, {sb, sa}, tr("HITM / 1k op")));
+    delete old; // setChart releases the old chart to us
+
+    if (!data->prediction) {
+        prediction_summary_->setText(
+            tr("No stored prediction for this pair. `hitmap-collect predict %1 --layout … "
+               "--store` adds one.")
+                .arg(b.id));
+        predictions_->model()->clear();
+        return;
+    }
+    const report::Prediction& p = *data->prediction;
+    const auto rate = [](double v) { return QString::number(v, 'f', 1); };
+    prediction_summary_->setText(
+        tr("Prediction run %1 (from run %2): the line holding usage moves %3/1k recorded → "
+           "%4/1k predicted%5.")
+            .arg(data->prediction_run->id)
+            .arg(b.id)
+            .arg(rate(p.usage_line_recorded.transfers), rate(p.usage_line_predicted.transfers))
+            .arg(p.usage_line_measured ? tr(" → %1/1k measured in run %2")
+                                             .arg(rate(p.usage_line_measured->transfers))
+                                             .arg(a.id)
+                                       : QString()));
+    std::vector<PredictionCells> rows;
+    for (const auto& r : p.rows)
+        if (r.recorded.transfers > 0 || r.predicted.transfers > 0)
+            rows.push_back(
+                {QString::fromStdString(r.object), QString::fromStdString(r.field),
+                 r.recorded.transfers, r.predicted.transfers,
+                 r.measured ? std::optional<double>(r.measured->transfers) : std::nullopt});
+    predictions_->model()->setRows(std::move(rows), prediction_columns());
+    predictions_->fitColumns();
+}
+
+} // namespace hitmap::gui

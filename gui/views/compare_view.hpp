@@ -1,0 +1,57 @@
+#pragma once
+// Two runs side by side (default: same workload and threads, two variants): the hottest
+// object's lines as strips on one colour scale, per-field HITM/1k bars before vs after,
+// throughput, and predicted vs measured transfers when a prediction of `after` is stored.
+#include "collector/store/records.hpp"
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QChartView;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+
+namespace hitmap::gui {
+
+class DataTable;
+class StripWidget;
+struct CompareData;
+
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+
+    void setRuns(const std::vector<store::RunRecord>& runs);
+    // Picks the pair and requests it.
+    void setPair(qint64 before, qint64 after);
+    void setData(std::shared_ptr<const CompareData> data);
+
+    QChartView* chartView() const { return chart_view_; }
+    const std::vector<StripWidget*>& strips() const { return strips_; }
+    DataTable* predictions() const { return predictions_; }
+
+    // The default partner of `run`: same workload and threads, another measured variant.
+    static std::optional<qint64> default_partner(const std::vector<store::RunRecord>& runs,
+                                                 qint64 run);
+
+signals:
+    void compareRequested(qint64 before, qint64 after);
+
+private:
+    void requestCurrent();
+
+    QComboBox* before_;
+    QComboBox* after_;
+    QLabel* summary_;
+    QGridLayout* strip_grid_;
+    std::vector<StripWidget*> strips_;
+    std::vector<QLabel*> strip_labels_;
+    QChartView* chart_view_;
+    QLabel* prediction_summary_;
+    DataTable* predictions_;
+};
+
+} // namespace hitmap::gui

@@ -1,0 +1,127 @@
+#include "gui/views/strip_widget.hpp"
+
+#include "collector/report/c2c_report.hpp"
+#include "gui/views/heat_bar_delegate.hpp"
+
+#include <QHelpEvent>
+#include <QPainter>
+#include <QToolTip>
+
+namespace hitmap::gui {
+
+namespace {
+constexpr int kTitleHeight = 20;
+constexpr int kRulerHeight = 16;
+} // namespace
+
+StripWidget::StripWidget(QWidget* parent)
+    : QWidget(parent) {
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setFixedHeight(96);
+}
+
+void StripWidget::setStrip(std::optional<StripLayout> strip) {
+    strip_ = std::move(strip);
+    update();
+}
+
+void StripWidget::setScaleMax(std::uint64_t transfers) {
+    scale_max_ = transfers;
+    update();
+}
+
+QRectF StripWidget::stripRect() const {
+    return QRectF(8, kTitleHeight, width() - 16, height() - kTitleHeight - kRulerHeight - 4);
+}
+
+QRectF StripWidget::boxRect(const StripBox& box) const {
+    const QRectF r = stripRect();
+    return QRectF(r.left() + box.x * r.width(), r.top(), box.width * r.width(), r.height());
+}
+
+void StripWidget::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), palette().window());
+    if (!strip_) {
+        p.drawText(rect(), Qt::AlignCenter, tr("Select a cacheline"));
+        return;
+    }
+    const QRectF r = stripRect();
+    QFont bold = font();
+    bold.setBold(true);
+    p.setFont(bold);
+    p.drawText(QRectF(8, 0, width() - 16, kTitleHeight), Qt::AlignLeft | Qt::AlignVCenter,
+               strip_->title + tr("  (%1 bytes)").arg(strip_->bytes));
+    p.setFont(font());
+
+    // Unused bytes (padding, or another object) are hatched so gaps read as gaps.
+    p.fillRect(r, QBrush(QColor(225, 225, 225), Qt::BDiagPattern));
+    const std::uint64_t scale = scale_max_ ? scale_max_ : strip_->max_transfers;
+    for (const StripBox& box : strip_->boxes) {
+        const QRectF b = boxRect(box).adjusted(0.5, 0.5, -0.5, -0.5);
+        const double t = scale ? static_cast<double>(box.counts.transfers()) / scale : 0.0;
+        p.fillRect(b, heat_color(t));
+        p.setPen(QColor(90, 90, 90));
+        p.drawRect(b);
+        p.setPen(t > 0.75 ? Qt::white : Qt::black);
+        const QString label =
+            box.counts.transfers()
+                ? QStringLiteral("%1\n%2/1k")
+                      .arg(box.name)
+                      .arg(report::per_thousand(box.counts.transfers(), strip_->ops), 0, 'f', 1)
+                : box.name;
+        const QString shown =
+            fontMetrics().elidedText(box.name, Qt::ElideRight, static_cast<int>(b.width()) - 4);
+        p.drawText(b.adjusted(2, 2, -2, -2), Qt::AlignCenter | Qt::TextWordWrap,
+                   shown == box.name ? label : shown);
+    }
+    // Ruler: a tick every 8 bytes, a line boundary marked heavier.
+    p.setPen(palette().text().color());
+    for (std::uint32_t byte = 0; byte <= strip_->bytes; byte += 8) {
+        const double x = r.left() + r.width() * byte / strip_->bytes;
+        const bool boundary = byte % strip_->line_size == 0;
+        p.setPen(QPen(palette().text().color(), boundary ? 2 : 1));
+        p.drawLine(QPointF(x, r.bottom()), QPointF(x, r.bottom() + (boundary ? 6 : 3)));
+        if (byte % 16 == 0)
+            p.drawText(QRectF(x - 20, r.bottom() + 3, 40, kRulerHeight), Qt::AlignCenter,
+                       QString::number(byte));
+    }
+}
+
+QString StripWidget::tooltip(const StripBox& box) const {
+    const auto& c = box.counts;
+    const auto rate = [this](std::uint64_t v) {
+        return QString::number(report::per_thousand(v, strip_->ops), 'f', 2);
+    };
+    return tr("<b>%1</b> at byte %2, %3 bytes<br>loads %4, stores %5<br>HITM %6 (%7/1k op): "
+              "load %8, store %9<br>transfers %10 (%11/1k op)")
+        .arg(box.name)
+        .arg(box.offset)
+        .arg(box.size)
+        .arg(c.loads)
+        .arg(c.stores)
+        .arg(c.hitm())
+        .arg(rate(c.hitm()))
+        .arg(c.load_hitm)
+        .arg(c.store_hitm)
+        .arg(c.transfers())
+        .arg(rate(c.transfers()));
+}
+
+bool StripWidget::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip && strip_) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        for (const StripBox& box : strip_->boxes)
+            if (boxRect(box).contains(help->pos())) {
+                QToolTip::showText(help->globalPos(), tooltip(box), this);
+                return true;
+            }
+        QToolTip::hideText();
+        event->ignore();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace hitmap::gui
