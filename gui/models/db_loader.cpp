@@ -3,8 +3,8 @@
 #include "collector/store/database.hpp"
 
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QtConcurrent/QtConcurrent>
+#include <SQLiteCpp/SQLiteCpp.h>
 
 namespace hitmap::gui {
 
@@ -23,19 +23,16 @@ RunDetail detail_of(store::Database& db, qint64 run_id) {
     return {*run, store::read_c2c(db.sql(), run_id)};
 }
 
-// The prediction runs of `predict --store` name their source in the note.
+// The newest stored prediction (`predict --store`) of `before`'s trace at `after`'s threads.
 std::optional<store::RunRecord> prediction_for(store::Database& db, const store::RunRecord& before,
                                                const store::RunRecord& after) {
-    static const QRegularExpression source(QStringLiteral("predicted from run (\\d+)"));
-    std::optional<store::RunRecord> found;
-    for (const auto& r : db.runs({.workload = before.workload}))
-        if (r.c2c_source == "predicted" && r.threads == after.threads && r.note &&
-            r.status == store::RunStatus::complete) {
-            const auto m = source.match(QString::fromStdString(*r.note));
-            if (m.hasMatch() && m.captured(1).toLongLong() == before.id)
-                found = r; // the newest wins: runs come in id order
-        }
-    return found;
+    SQLite::Statement q(db.sql(), "SELECT id FROM run WHERE predicted_from = ? AND threads = ? "
+                                  "AND status = 'complete' ORDER BY id DESC LIMIT 1");
+    q.bind(1, before.id);
+    q.bind(2, after.threads);
+    if (!q.executeStep())
+        return std::nullopt;
+    return db.run(q.getColumn(0).getInt64());
 }
 
 } // namespace
