@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace hitmap::gui {
 
@@ -139,12 +140,28 @@ std::optional<qint64> CompareView::default_partner(const std::vector<store::RunR
     const auto self = std::find_if(runs.begin(), runs.end(), [&](auto& r) { return r.id == run; });
     if (self == runs.end())
         return std::nullopt;
-    for (const auto& r : runs)
-        if (r.workload == self->workload && r.threads == self->threads &&
-            r.variant != self->variant && r.c2c_source != "predicted" &&
-            r.status == store::RunStatus::complete)
+    // Prefer a partner with another struct layout: before/after padding is the question this
+    // view exists for; any other variant of the same workload and threads comes next.
+    const auto layouts = [](const store::RunRecord& r) {
+        const nlohmann::json params = nlohmann::json::parse(r.params_json);
+        nlohmann::json kept = nlohmann::json::object();
+        for (const auto& item : params.items())
+            if (item.key().starts_with("layout."))
+                kept[item.key()] = item.value();
+        return kept;
+    };
+    std::optional<qint64> other_variant;
+    for (const auto& r : runs) {
+        if (r.workload != self->workload || r.threads != self->threads ||
+            r.variant == self->variant || r.c2c_source == "predicted" ||
+            r.status != store::RunStatus::complete)
+            continue;
+        if (layouts(r) != layouts(*self))
             return r.id;
-    return std::nullopt;
+        if (!other_variant)
+            other_variant = r.id;
+    }
+    return other_variant;
 }
 
 void CompareView::setRuns(const std::vector<store::RunRecord>& runs) {
