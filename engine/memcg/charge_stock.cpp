@@ -7,56 +7,58 @@ namespace hitmap::engine {
 ChargeStock::ChargeStock(ObjectRegistry& registry, std::string name, const Layout& layout,
                          unsigned batch)
     : ProbedObject(registry, std::move(name), layout, 0)
-    , batch_(batch) {}
+    , batch_(batch) {
+    mark_owner_only();
+}
 
-bool ChargeStock::consume(MemCgroup* memcg, unsigned nr_pages) {
+template <bool Traced> bool ChargeStock::consume(MemCgroup* memcg, unsigned nr_pages) {
     const Site site = Site::consume_stock;
     if (nr_pages > batch_)
         return false;
-    if (cached(site) != memcg)
+    if (cached<Traced>(site) != memcg)
         return false;
-    const auto cached_pages = static_cast<unsigned>(load(stock::nr_pages, site));
+    const auto cached_pages = static_cast<unsigned>(load<Traced>(stock::nr_pages, site));
     if (cached_pages < nr_pages)
         return false;
-    store(stock::nr_pages, cached_pages - nr_pages, site);
+    store<Traced>(stock::nr_pages, cached_pages - nr_pages, site);
     return true;
 }
 
-void ChargeStock::drain() {
+template <bool Traced> void ChargeStock::drain() {
     const Site site = Site::drain_stock;
-    MemCgroup* old = cached(site);
+    MemCgroup* old = cached<Traced>(site);
     if (!old)
         return;
-    if (const auto pages = load(stock::nr_pages, site); pages > 0) {
-        old->memory().uncharge(static_cast<std::int64_t>(pages));
-        store(stock::nr_pages, 0, site);
+    if (const auto pages = load<Traced>(stock::nr_pages, site); pages > 0) {
+        old->memory().uncharge<Traced>(static_cast<std::int64_t>(pages));
+        store<Traced>(stock::nr_pages, 0, site);
     }
-    store(stock::cached, 0, site);
+    store<Traced>(stock::cached, 0, site);
 }
 
-void ChargeStock::refill(MemCgroup* memcg, unsigned nr_pages) {
+template <bool Traced> void ChargeStock::refill(MemCgroup* memcg, unsigned nr_pages) {
     const Site site = Site::refill_stock;
-    if (cached(site) != memcg) {
-        drain();
-        store(stock::cached, reinterpret_cast<std::uintptr_t>(memcg), site);
+    if (cached<Traced>(site) != memcg) {
+        drain<Traced>();
+        store<Traced>(stock::cached, reinterpret_cast<std::uintptr_t>(memcg), site);
     }
-    const auto pages = static_cast<unsigned>(load(stock::nr_pages, site)) + nr_pages;
-    store(stock::nr_pages, pages, site);
+    const auto pages = static_cast<unsigned>(load<Traced>(stock::nr_pages, site)) + nr_pages;
+    store<Traced>(stock::nr_pages, pages, site);
     if (pages > batch_)
-        drain();
+        drain<Traced>();
 }
 
-bool MemcgCharger::try_charge(MemCgroup& memcg, unsigned nr_pages) {
+template <bool Traced> bool MemcgCharger::try_charge(MemCgroup& memcg, unsigned nr_pages) {
     if (memcg.is_root())
         return true;
-    if (stock_.consume(&memcg, nr_pages)) {
+    if (stock_.consume<Traced>(&memcg, nr_pages)) {
         ++counters_.stock_hits;
         return true;
     }
     unsigned batch = std::max(stock_.batch(), nr_pages);
     for (;;) {
         PageCounter* fail = nullptr;
-        if (memcg.memory().try_charge(batch, &fail))
+        if (memcg.memory().try_charge<Traced>(batch, &fail))
             break;
         if (batch > nr_pages) { // retry without the surplus before giving up
             batch = nr_pages;
@@ -68,21 +70,31 @@ bool MemcgCharger::try_charge(MemCgroup& memcg, unsigned nr_pages) {
     }
     ++counters_.counter_charges;
     if (batch > nr_pages)
-        stock_.refill(&memcg, batch - nr_pages);
-    check_high(memcg);
+        stock_.refill<Traced>(&memcg, batch - nr_pages);
+    check_high<Traced>(memcg);
     return true;
 }
 
-void MemcgCharger::check_high(MemCgroup& memcg) {
+template <bool Traced> void MemcgCharger::check_high(MemCgroup& memcg) {
     // After a batch charge, every level up to the root reads usage and high: the reads that
     // share usage's line with the limits in the v6.0 layout.
     for (MemCgroup* m = &memcg; m; m = m->parent()) {
-        const std::int64_t usage = m->memory().read_usage(Site::memcg_high_check);
-        if (usage > m->memory().read_high(Site::memcg_high_check)) {
+        const std::int64_t usage = m->memory().read_usage<Traced>(Site::memcg_high_check);
+        if (usage > m->memory().read_high<Traced>(Site::memcg_high_check)) {
             ++counters_.over_high;
             break;
         }
     }
 }
+
+// The two copies of the charge path: probes compiled in, and compiled out.
+template bool ChargeStock::consume<true>(MemCgroup*, unsigned);
+template bool ChargeStock::consume<false>(MemCgroup*, unsigned);
+template void ChargeStock::refill<true>(MemCgroup*, unsigned);
+template void ChargeStock::refill<false>(MemCgroup*, unsigned);
+template void ChargeStock::drain<true>();
+template void ChargeStock::drain<false>();
+template bool MemcgCharger::try_charge<true>(MemCgroup&, unsigned);
+template bool MemcgCharger::try_charge<false>(MemCgroup&, unsigned);
 
 } // namespace hitmap::engine

@@ -10,16 +10,18 @@ class ChargeStock : public ProbedObject {
 public:
     ChargeStock(ObjectRegistry& registry, std::string name, const Layout& layout, unsigned batch);
 
-    bool consume(MemCgroup* memcg, unsigned nr_pages);
-    void refill(MemCgroup* memcg, unsigned nr_pages);
-    void drain();
+    // Traced: see ProbedObject::load. Both copies are compiled (charge_stock.cpp).
+    template <bool Traced = true> bool consume(MemCgroup* memcg, unsigned nr_pages);
+    template <bool Traced = true> void refill(MemCgroup* memcg, unsigned nr_pages);
+    template <bool Traced = true> void drain();
 
     unsigned batch() const { return batch_; }
     unsigned cached_pages() const { return static_cast<unsigned>(peek(stock::nr_pages)); }
 
 private:
-    MemCgroup* cached(Site site) const {
-        return reinterpret_cast<MemCgroup*>(static_cast<std::uintptr_t>(load(stock::cached, site)));
+    template <bool Traced> MemCgroup* cached(Site site) const {
+        return reinterpret_cast<MemCgroup*>(
+            static_cast<std::uintptr_t>(load<Traced>(stock::cached, site)));
     }
 
     unsigned batch_;
@@ -39,12 +41,14 @@ public:
         : stock_(stock)
         , counters_(counters) {}
 
-    bool try_charge(MemCgroup& memcg, unsigned nr_pages);
+    template <bool Traced = true> bool try_charge(MemCgroup& memcg, unsigned nr_pages);
     // mem_cgroup_uncharge_skmem(): pages go back through the stock, drained past the batch.
-    void uncharge(MemCgroup& memcg, unsigned nr_pages) { stock_.refill(&memcg, nr_pages); }
+    template <bool Traced = true> void uncharge(MemCgroup& memcg, unsigned nr_pages) {
+        stock_.refill<Traced>(&memcg, nr_pages);
+    }
 
 private:
-    void check_high(MemCgroup& memcg);
+    template <bool Traced> void check_high(MemCgroup& memcg);
 
     ChargeStock& stock_;
     ChargeCounters& counters_;

@@ -62,92 +62,103 @@ void PageCounter::set_track_failcnt(bool on) {
         poke(pc::track_failcnt, on ? 1 : 0);
 }
 
-bool PageCounter::tracks_protection(Site site) const {
+template <bool Traced> bool PageCounter::tracks_protection(Site site) const {
     // Before v6.12 every counter propagated; since, only those with protection_support.
-    return !semantics_.v6_15_fields || load(pc::protection_support, site) != 0;
+    return !semantics_.v6_15_fields || load<Traced>(pc::protection_support, site) != 0;
 }
 
+template <bool Traced>
 void PageCounter::propagate_one(pc::Field limit, pc::Field protected_usage,
                                 pc::Field parent_children, std::int64_t usage) {
     const Site site = Site::propagate_protected_usage;
-    const auto limit_value = static_cast<std::int64_t>(load(limit, site));
-    if (limit_value == 0 && load(protected_usage, site) == 0)
+    const auto limit_value = static_cast<std::int64_t>(load<Traced>(limit, site));
+    if (limit_value == 0 && load<Traced>(protected_usage, site) == 0)
         return;
     const std::int64_t protected_now = std::min(usage, limit_value);
     if (semantics_.propagation == ProtectionPropagation::on_change &&
-        static_cast<std::int64_t>(load(protected_usage, site)) == protected_now)
+        static_cast<std::int64_t>(load<Traced>(protected_usage, site)) == protected_now)
         return;
     const auto old = static_cast<std::int64_t>(
-        exchange(protected_usage, static_cast<std::uint64_t>(protected_now), site));
+        exchange<Traced>(protected_usage, static_cast<std::uint64_t>(protected_now), site));
     if (const std::int64_t delta = protected_now - old; delta != 0)
-        parent_->add_return(parent_children, delta, site);
+        parent_->add_return<Traced>(parent_children, delta, site);
 }
 
-void PageCounter::propagate_protected_usage(std::int64_t usage) {
-    if (!parent_probed(Site::propagate_protected_usage))
+template <bool Traced> void PageCounter::propagate_protected_usage(std::int64_t usage) {
+    if (!parent_probed<Traced>(Site::propagate_protected_usage))
         return;
-    propagate_one(pc::min, pc::min_usage, pc::children_min_usage, usage);
-    propagate_one(pc::low, pc::low_usage, pc::children_low_usage, usage);
+    propagate_one<Traced>(pc::min, pc::min_usage, pc::children_min_usage, usage);
+    propagate_one<Traced>(pc::low, pc::low_usage, pc::children_low_usage, usage);
 }
 
-void PageCounter::update_watermark(std::int64_t usage, Site site) {
+template <bool Traced> void PageCounter::update_watermark(std::int64_t usage, Site site) {
     if (semantics_.v6_15_fields) {
         // Since v6.12 the global watermark is only looked at when the local one was exceeded.
-        if (usage <= static_cast<std::int64_t>(load(pc::local_watermark, site)))
+        if (usage <= static_cast<std::int64_t>(load<Traced>(pc::local_watermark, site)))
             return;
-        store(pc::local_watermark, static_cast<std::uint64_t>(usage), site);
+        store<Traced>(pc::local_watermark, static_cast<std::uint64_t>(usage), site);
     }
-    if (usage > static_cast<std::int64_t>(load(pc::watermark, site)))
-        store(pc::watermark, static_cast<std::uint64_t>(usage), site);
+    if (usage > static_cast<std::int64_t>(load<Traced>(pc::watermark, site)))
+        store<Traced>(pc::watermark, static_cast<std::uint64_t>(usage), site);
 }
 
-bool PageCounter::try_charge(std::int64_t nr_pages, PageCounter** fail) {
+template <bool Traced> bool PageCounter::try_charge(std::int64_t nr_pages, PageCounter** fail) {
     const Site site = Site::page_counter_try_charge;
-    const bool protection = tracks_protection(site);
-    for (PageCounter* c = this; c; c = c->parent_probed(site)) {
-        const std::int64_t now = c->add_return(pc::usage, nr_pages, site);
-        if (now > static_cast<std::int64_t>(c->load(pc::max, site))) {
-            c->add_return(pc::usage, -nr_pages, site);
-            if (!semantics_.v6_15_fields || c->load(pc::track_failcnt, site) != 0)
-                c->store(pc::failcnt, c->load(pc::failcnt, site) + 1,
-                         site); // racy ++, as data_race()
+    const bool protection = tracks_protection<Traced>(site);
+    for (PageCounter* c = this; c; c = c->parent_probed<Traced>(site)) {
+        const std::int64_t now = c->add_return<Traced>(pc::usage, nr_pages, site);
+        if (now > static_cast<std::int64_t>(c->load<Traced>(pc::max, site))) {
+            c->add_return<Traced>(pc::usage, -nr_pages, site);
+            if (!semantics_.v6_15_fields || c->load<Traced>(pc::track_failcnt, site) != 0)
+                c->store<Traced>(pc::failcnt, c->load<Traced>(pc::failcnt, site) + 1,
+                                 site); // racy ++, as data_race()
             *fail = c;
             for (PageCounter* u = this; u != c; u = u->parent_)
-                u->cancel(nr_pages);
+                u->cancel<Traced>(nr_pages);
             return false;
         }
         if (protection)
-            c->propagate_protected_usage(now);
-        c->update_watermark(now, site);
+            c->propagate_protected_usage<Traced>(now);
+        c->update_watermark<Traced>(now, site);
     }
     return true;
 }
 
-void PageCounter::charge(std::int64_t nr_pages) {
+template <bool Traced> void PageCounter::charge(std::int64_t nr_pages) {
     const Site site = Site::page_counter_charge;
-    const bool protection = tracks_protection(site);
-    for (PageCounter* c = this; c; c = c->parent_probed(site)) {
-        const std::int64_t now = c->add_return(pc::usage, nr_pages, site);
+    const bool protection = tracks_protection<Traced>(site);
+    for (PageCounter* c = this; c; c = c->parent_probed<Traced>(site)) {
+        const std::int64_t now = c->add_return<Traced>(pc::usage, nr_pages, site);
         if (protection)
-            c->propagate_protected_usage(now);
-        c->update_watermark(now, site);
+            c->propagate_protected_usage<Traced>(now);
+        c->update_watermark<Traced>(now, site);
     }
 }
 
-void PageCounter::cancel(std::int64_t nr_pages) {
+template <bool Traced> void PageCounter::cancel(std::int64_t nr_pages) {
     const Site site = Site::page_counter_cancel;
-    std::int64_t now = add_return(pc::usage, -nr_pages, site);
+    std::int64_t now = add_return<Traced>(pc::usage, -nr_pages, site);
     if (now < 0) { // more uncharges than charges: the kernel warns once and clamps
         now = 0;
-        store(pc::usage, 0, site);
+        store<Traced>(pc::usage, 0, site);
     }
-    if (tracks_protection(site))
-        propagate_protected_usage(now);
+    if (tracks_protection<Traced>(site))
+        propagate_protected_usage<Traced>(now);
 }
 
-void PageCounter::uncharge(std::int64_t nr_pages) {
-    for (PageCounter* c = this; c; c = c->parent_probed(Site::page_counter_cancel))
-        c->cancel(nr_pages);
+template <bool Traced> void PageCounter::uncharge(std::int64_t nr_pages) {
+    for (PageCounter* c = this; c; c = c->parent_probed<Traced>(Site::page_counter_cancel))
+        c->cancel<Traced>(nr_pages);
 }
+
+// The two copies of the charge path: probes compiled in, and compiled out.
+template bool PageCounter::try_charge<true>(std::int64_t, PageCounter**);
+template bool PageCounter::try_charge<false>(std::int64_t, PageCounter**);
+template void PageCounter::charge<true>(std::int64_t);
+template void PageCounter::charge<false>(std::int64_t);
+template void PageCounter::uncharge<true>(std::int64_t);
+template void PageCounter::uncharge<false>(std::int64_t);
+template void PageCounter::cancel<true>(std::int64_t);
+template void PageCounter::cancel<false>(std::int64_t);
 
 } // namespace hitmap::engine

@@ -30,16 +30,17 @@ public:
     PageCounter(ObjectRegistry& registry, std::string name, const Layout& layout,
                 std::uint32_t phase, PageCounter* parent, PageCounterSemantics semantics);
 
-    bool try_charge(std::int64_t nr_pages, PageCounter** fail);
-    void charge(std::int64_t nr_pages);
-    void uncharge(std::int64_t nr_pages);
-    void cancel(std::int64_t nr_pages);
+    // Traced: see ProbedObject::load. Both copies are compiled (page_counter.cpp).
+    template <bool Traced = true> bool try_charge(std::int64_t nr_pages, PageCounter** fail);
+    template <bool Traced = true> void charge(std::int64_t nr_pages);
+    template <bool Traced = true> void uncharge(std::int64_t nr_pages);
+    template <bool Traced = true> void cancel(std::int64_t nr_pages);
 
-    std::int64_t read_usage(Site site) const {
-        return static_cast<std::int64_t>(load(pc::usage, site));
+    template <bool Traced = true> std::int64_t read_usage(Site site) const {
+        return static_cast<std::int64_t>(load<Traced>(pc::usage, site));
     }
-    std::int64_t read_high(Site site) const {
-        return static_cast<std::int64_t>(load(pc::high, site));
+    template <bool Traced = true> std::int64_t read_high(Site site) const {
+        return static_cast<std::int64_t>(load<Traced>(pc::high, site));
     }
 
     // Limits are set up before the measured region, like writing memory.max from a shell.
@@ -48,8 +49,9 @@ public:
     void set_track_failcnt(bool on);
 
     // Reads the parent pointer field (the walk touches the parent's line, as the kernel's does).
-    PageCounter* parent_probed(Site site) const {
-        return reinterpret_cast<PageCounter*>(static_cast<std::uintptr_t>(load(pc::parent, site)));
+    template <bool Traced = true> PageCounter* parent_probed(Site site) const {
+        return reinterpret_cast<PageCounter*>(
+            static_cast<std::uintptr_t>(load<Traced>(pc::parent, site)));
     }
     PageCounter* parent() const { return parent_; }
 
@@ -63,11 +65,12 @@ public:
     }
 
 private:
-    bool tracks_protection(Site site) const;
-    void propagate_protected_usage(std::int64_t usage);
+    template <bool Traced> bool tracks_protection(Site site) const;
+    template <bool Traced> void propagate_protected_usage(std::int64_t usage);
+    template <bool Traced>
     void propagate_one(pc::Field limit, pc::Field protected_usage, pc::Field parent_children,
                        std::int64_t usage);
-    void update_watermark(std::int64_t usage, Site site);
+    template <bool Traced> void update_watermark(std::int64_t usage, Site site);
 
     PageCounter* parent_;
     PageCounterSemantics semantics_;

@@ -26,26 +26,33 @@ public:
 
     ObjectId id() const { return id_; }
     const Layout& layout() const { return layout_; }
+    // Per-CPU state (the stock) is touched by its owner thread only; its records may reuse the
+    // thread's last timestamp (TraceBuffer::append).
+    void mark_owner_only() { owner_only_ = true; }
     // The address of the object: line-aligned allocation + phase, for tests of the layout.
     const std::byte* address() const { return base_; }
 
-    std::uint64_t load(FieldId f, Site site) const {
-        record(f, AccessKind::load, site);
+    // Traced = false is the copy of the charge path the workloads run while tracing is off:
+    // its probes are compiled out, so an idle probe costs nothing per access (the workload
+    // picks the copy once per operation). Traced = true records when a buffer is installed.
+    template <bool Traced = true> std::uint64_t load(FieldId f, Site site) const {
+        record<Traced>(f, AccessKind::load, site);
         return read_raw(f);
     }
-    void store(FieldId f, std::uint64_t v, Site site) {
-        record(f, AccessKind::store, site);
+    template <bool Traced = true> void store(FieldId f, std::uint64_t v, Site site) {
+        record<Traced>(f, AccessKind::store, site);
         write_raw(f, v);
     }
     // Returns the new value, as atomic_long_add_return does.
+    template <bool Traced = true>
     std::int64_t add_return(FieldId f, std::int64_t delta, Site site) {
-        record(f, AccessKind::rmw, site);
+        record<Traced>(f, AccessKind::rmw, site);
         auto word = ref<std::uint64_t>(f);
         return static_cast<std::int64_t>(word.fetch_add(static_cast<std::uint64_t>(delta)) +
                                          static_cast<std::uint64_t>(delta));
     }
-    std::uint64_t exchange(FieldId f, std::uint64_t v, Site site) {
-        record(f, AccessKind::rmw, site);
+    template <bool Traced = true> std::uint64_t exchange(FieldId f, std::uint64_t v, Site site) {
+        record<Traced>(f, AccessKind::rmw, site);
         return ref<std::uint64_t>(f).exchange(v);
     }
 
@@ -54,12 +61,14 @@ public:
     void poke(FieldId f, std::uint64_t v) { write_raw(f, v); }
 
 private:
+    template <bool Traced>
     void record([[maybe_unused]] FieldId f, [[maybe_unused]] AccessKind kind,
                 [[maybe_unused]] Site site) const {
 #if HITMAP_PROBES
-        if (TraceBuffer* buffer = current_trace_buffer()) [[unlikely]]
-            buffer->append(id_, f, kind, log2_size_[f], offset_[f],
-                           static_cast<std::uint16_t>(site));
+        if constexpr (Traced)
+            if (TraceBuffer* buffer = current_trace_buffer()) [[unlikely]]
+                buffer->append(id_, f, kind, log2_size_[f], offset_[f],
+                               static_cast<std::uint16_t>(site), !owner_only_);
 #endif
     }
 
@@ -98,6 +107,7 @@ private:
     std::unique_ptr<std::byte[], FreeStorage> storage_;
     std::byte* base_ = nullptr;
     ObjectId id_ = 0;
+    bool owner_only_ = false;
     Layout layout_;
     // Flat copies of the layout, so a probe costs two array reads, not a vector of optionals.
     std::uint16_t offset_[64] = {};

@@ -32,8 +32,11 @@ public:
     TraceBuffer(const TraceBuffer&) = delete;
     TraceBuffer& operator=(const TraceBuffer&) = delete;
 
+    // fresh_tsc = false reuses the thread's last timestamp: for objects only their owner
+    // thread touches (the per-CPU stock), whose place among other threads' records cannot
+    // change a coherence outcome; the rdtsc is most of a record's cost.
     void append(std::uint16_t object, std::uint8_t field, AccessKind kind, std::uint8_t log2_size,
-                std::uint16_t offset, std::uint16_t site) {
+                std::uint16_t offset, std::uint16_t site, bool fresh_tsc = true) {
         if (!recording_)
             return;
         if (size_ == capacity_) {
@@ -41,8 +44,10 @@ public:
             full_ = true;
             return;
         }
-        data_[size_++] = TraceRecord::make(read_tsc() - tsc_base_, cpu_, object, field, kind,
-                                           log2_size, offset, site);
+        if (fresh_tsc)
+            last_tsc_ = read_tsc() - tsc_base_;
+        data_[size_++] =
+            TraceRecord::make(last_tsc_, cpu_, object, field, kind, log2_size, offset, site);
     }
 
     // Called by the workload after every operation; refreshes the CPU id now and then so
@@ -77,6 +82,7 @@ private:
     std::uint64_t dropped_ = 0;
     std::uint64_t migrations_ = 0;
     std::uint64_t tsc_base_ = 0;
+    std::uint64_t last_tsc_ = 0;
     std::uint16_t cpu_ = 0;
     struct Checkpoint {
         std::size_t records;

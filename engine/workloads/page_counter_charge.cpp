@@ -119,7 +119,11 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
             while (ops < limit) {
                 if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
                     break;
-                socket.step();
+                // The probe-free copy of the charge path unless this thread is tracing.
+                if (trace)
+                    socket.step<true>();
+                else
+                    socket.step<false>();
                 ++ops;
                 if (trace)
                     trace->end_operation();

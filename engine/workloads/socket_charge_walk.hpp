@@ -20,19 +20,19 @@ public:
         , held_(inflight)
         , rng_(seed | 1) {}
 
-    // One operation: a charge or an uncharge.
-    void step() {
+    // One operation: a charge or an uncharge (Traced: see ProbedObject::load).
+    template <bool Traced = true> void step() {
         rng_ ^= rng_ << 13;
         rng_ ^= rng_ >> 7;
         rng_ ^= rng_ << 17;
         if (size_ < held_.size() && (size_ == 0 || (rng_ & 1))) {
             const auto pages = static_cast<unsigned>(1 + (rng_ >> 8) % max_pages_);
-            if (charger_.try_charge(memcg_, pages)) {
+            if (charger_.template try_charge<Traced>(memcg_, pages)) {
                 held_[(head_ + size_++) % held_.size()] = pages;
                 charged_pages_ += pages;
             }
         } else {
-            charger_.uncharge(memcg_, held_[head_]);
+            charger_.template uncharge<Traced>(memcg_, held_[head_]);
             head_ = (head_ + 1) % held_.size();
             --size_;
         }

@@ -31,7 +31,11 @@ void charge_path(benchmark::State& state, bool traced) {
     std::uint64_t ops = 0;
     for (auto _ : state) {
         for (std::size_t i = 0; i < kOpsPerIteration; ++i) {
-            socket.step();
+            // As the workload does: the probe-free copy unless tracing.
+            if (traced)
+                socket.step<true>();
+            else
+                socket.step<false>();
             if (traced)
                 buffer.end_operation();
         }

@@ -275,8 +275,9 @@ TEST(TraceBuffer, WindowsOfOneRunShareTheirOrigin) {
         // block; whole-block disagreement would mean different origins.
         const auto grew_early = early.records().size() - before[0];
         const auto grew_late = late.records().size() - before[1];
-        if (grew_early % 64 == 0 && grew_late % 64 == 0 && round > 0)
+        if (grew_early % 64 == 0 && grew_late % 64 == 0 && round > 0) {
             EXPECT_EQ(grew_early == 0, grew_late == 0) << "round " << round;
+        }
         std::this_thread::sleep_for(std::chrono::microseconds(700));
     }
     EXPECT_GT(early.traced_operations(), 0u);
