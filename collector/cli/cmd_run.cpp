@@ -1,6 +1,7 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/cli/run_table.hpp"
+#include "collector/run/cancel.hpp"
 #include "collector/run/run_executor.hpp"
 #include "collector/store/database.hpp"
 #include "engine/workloads/workload.hpp"
@@ -91,11 +92,17 @@ void execute_and_report(const collector::RunRequest& request, const std::string&
     store::Database db = store::Database::open(db_path, {});
     collector::Progress progress(style);
     collector::RunExecutor executor(db, progress);
+    const collector::CancelOnSignals cancel_on_signals;
     const auto summaries = executor.execute(request);
     print_run_table(summaries, json);
     for (const auto& s : summaries)
         if (!s.ok)
             command_exit_status() = 1;
+    if (collector::cancel_requested().load()) {
+        fmt::print(stderr,
+                   "hitmap-collect: cancelled; the interrupted run is stored as cancelled\n");
+        command_exit_status() = 130; // as a shell reports an interrupted command
+    }
 }
 
 void add_run_command(CLI::App& app) {

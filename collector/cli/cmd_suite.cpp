@@ -1,5 +1,6 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
+#include "collector/run/cancel.hpp"
 #include "collector/run/suites.hpp"
 
 #include <fmt/format.h>
@@ -32,6 +33,8 @@ void add_suite_command(CLI::App& app) {
         const auto& suite = collector::find_suite(suites, o->name);
         const auto style = parse_progress_style(o->progress);
         for (const auto& request : suite.requests) {
+            if (collector::cancel_requested().load())
+                break;
             if (!o->common.json)
                 fmt::print("{}:\n", request.workload);
             execute_and_report(request, o->common.db, style, o->common.json);

@@ -1,6 +1,7 @@
 #include "collector/run/run_executor.hpp"
 
 #include "collector/perf/pmu_capabilities.hpp"
+#include "collector/run/cancel.hpp"
 #include "collector/run/software_c2c.hpp"
 #include "collector/run/thread_counters.hpp"
 #include "collector/store/database.hpp"
@@ -21,6 +22,7 @@ engine::WorkloadRunConfig workload_config(const RunRequest& request, const Plann
     config.variant = plan.variant;
     config.threads = plan.threads;
     config.stop = request.stop;
+    config.stop.cancel = &cancel_requested();
     config.params = request.params;
     config.layouts = request.layouts;
     config.trace.enabled = request.c2c.source == C2cSource::software;
@@ -85,7 +87,7 @@ std::vector<RunSummary> RunExecutor::execute(const RunRequest& request) {
     validate(request);
     const auto plan = plan_runs(request);
     std::vector<RunSummary> summaries;
-    for (std::size_t i = 0; i < plan.size(); ++i)
+    for (std::size_t i = 0; i < plan.size() && !cancel_requested().load(); ++i)
         summaries.push_back(execute_one(request, plan[i], i, plan.size()));
     return summaries;
 }
@@ -117,6 +119,18 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         {
             ProgressTicker ticker(progress_, request.stop);
             result = workload.run(config, counters.hooks());
+        }
+        if (cancel_requested().load()) {
+            // Stored as cancelled, without the analysis: the user asked to stop now.
+            summary.error = "cancelled";
+            store::RunOutcome cancelled;
+            cancelled.status = store::RunStatus::cancelled;
+            cancelled.ops = static_cast<std::int64_t>(result.ops);
+            cancelled.duration_s = result.seconds;
+            cancelled.note = "cancelled by a signal";
+            db_.finish_run(summary.run_id, cancelled);
+            progress_.end(false, "cancelled");
+            return summary;
         }
         summary.ops = result.ops;
         summary.seconds = result.seconds;

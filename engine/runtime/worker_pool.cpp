@@ -1,5 +1,6 @@
 #include "engine/runtime/worker_pool.hpp"
 
+#include <algorithm>
 #include <barrier>
 #include <pthread.h>
 #include <sched.h>
@@ -37,6 +38,7 @@ double WorkerPool::run(unsigned threads, const StopCondition& stop, const Thread
                        const Body& body) {
     const std::vector<int> cpus = allowed_cpus();
     std::atomic<bool> stop_flag{false};
+    std::atomic<unsigned> finished{0};
     std::barrier start(static_cast<std::ptrdiff_t>(threads) + 1);
     std::vector<std::thread> workers;
     workers.reserve(threads);
@@ -49,12 +51,21 @@ double WorkerPool::run(unsigned threads, const StopCondition& stop, const Thread
             body(slot, stop_flag);
             if (hooks.on_stop)
                 hooks.on_stop(slot);
+            finished.fetch_add(1, std::memory_order_release);
         });
     start.arrive_and_wait();
     const auto begin = std::chrono::steady_clock::now();
-    if (stop.duration) {
-        std::this_thread::sleep_for(*stop.duration);
-        stop_flag.store(true, std::memory_order_relaxed);
+    // Wait in short slices, so a cancel request ends the run within milliseconds.
+    constexpr auto kSlice = std::chrono::milliseconds(5);
+    const auto deadline =
+        stop.duration ? begin + *stop.duration : std::chrono::steady_clock::time_point::max();
+    while (finished.load(std::memory_order_acquire) < threads) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= deadline || (stop.cancel && stop.cancel->load(std::memory_order_relaxed))) {
+            stop_flag.store(true, std::memory_order_relaxed);
+            break;
+        }
+        std::this_thread::sleep_until(std::min(now + kSlice, deadline));
     }
     for (auto& w : workers)
         w.join();

@@ -13,6 +13,8 @@ namespace hitmap::engine {
 struct StopCondition {
     std::optional<std::chrono::nanoseconds> duration;
     std::optional<std::uint64_t> iterations; // per thread
+    // Set from outside (a signal handler) to end the run early.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // Called inside each worker thread, around its measured region (counters attach here).

@@ -172,3 +172,28 @@ TEST(Cli, EverySubcommandHasHelp) {
 
 } // namespace
 } // namespace hitmap::testing
+
+namespace hitmap::testing {
+namespace {
+
+// SIGTERM (the GUI's Cancel, a CI timeout) stops the current run at once, stores it as
+// cancelled and starts no further run; earlier data stays intact.
+TEST(Cli, SigtermStoresTheRunAsCancelledAndStopsThePlan) {
+    TempDir dir;
+    const auto db = dir / "k.db";
+    std::string cmd =
+        "timeout -s TERM 1 " + shell_quote((bin_dir() / "hitmap-collect").string()) +
+        " run page-counter-charge --variant v6.0,v6.1 --threads 1 --duration 60s --c2c off --db " +
+        shell_quote(db.string()) + " >/dev/null 2>&1";
+    const int raw = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(raw));
+    EXPECT_EQ(WEXITSTATUS(raw), 124) << "timeout reports that it had to send the signal";
+    auto store = store::Database::open(db, {.create_if_missing = false, .read_only = true});
+    const auto runs = store.runs();
+    ASSERT_EQ(runs.size(), 1u) << "the second planned run must not start";
+    EXPECT_EQ(runs[0].status, store::RunStatus::cancelled);
+    EXPECT_GT(runs[0].ops.value_or(0), 0);
+}
+
+} // namespace
+} // namespace hitmap::testing

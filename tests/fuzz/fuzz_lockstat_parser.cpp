@@ -17,7 +17,9 @@ namespace {
 using namespace hitmap::locks;
 
 bool complete(const LockCounters& c) {
-    const auto times = [](const LockTimes& t) { return t.min_ns && t.max_ns && t.total_ns && t.avg_ns; };
+    const auto times = [](const LockTimes& t) {
+        return t.min_ns && t.max_ns && t.total_ns && t.avg_ns;
+    };
     return c.con_bounces && c.contentions && c.acq_bounces && c.acquisitions && times(c.wait) &&
            times(c.hold);
 }

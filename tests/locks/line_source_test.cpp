@@ -44,7 +44,9 @@ TEST(LineSource, JoinsAContinuationKeepingTheFirstLineNumber) {
     LineSource lines("x\nname:  1\n2 3\n4\nnext\n");
     lines.take();
     SourceLine record = lines.take();
-    const auto numeric = [](std::string_view t) { return !t.empty() && t[0] >= '0' && t[0] <= '9'; };
+    const auto numeric = [](std::string_view t) {
+        return !t.empty() && t[0] >= '0' && t[0] <= '9';
+    };
     while (lines.join_next_if(record, numeric)) {
     }
     EXPECT_EQ(record.text, "name:  1 2 3 4");

@@ -95,8 +95,9 @@ TEST(LockImport, IllumosLockstatIsRefusedWithAClearMessage) {
 
 TEST(LockImport, TextWithoutATableIsRefused) {
     EXPECT_EQ(detect_format("hello\nworld: 1 2\n"), LockFormat::unknown);
-    EXPECT_EQ(refusal("hello\n"),
-              "no /proc/lock_stat or perf lock table found; import /proc/lock_stat or perf lock output");
+    EXPECT_EQ(
+        refusal("hello\n"),
+        "no /proc/lock_stat or perf lock table found; import /proc/lock_stat or perf lock output");
     EXPECT_EQ(refusal(""), refusal("hello\n"));
 }
 

@@ -132,10 +132,10 @@ TEST(LockStatFixtures, Kamezawa2009V03) {
     EXPECT_EQ(w.hold.min_ns, 420);
     EXPECT_EQ(w.hold.max_ns, 30788810);
     EXPECT_EQ(w.hold.total_ns, 9490908360);
-    EXPECT_EQ(counter.contention_points,
-              (std::vector<LockPoint>{
-                  {638151, 0xffffffff81090fd5, "res_counter_charge+0x45/0xe0"},
-                  {558784, 0xffffffff81090f5d, "res_counter_uncharge+0x2d/0x60"}}));
+    EXPECT_EQ(
+        counter.contention_points,
+        (std::vector<LockPoint>{{638151, 0xffffffff81090fd5, "res_counter_charge+0x45/0xe0"},
+                                {558784, 0xffffffff81090f5d, "res_counter_uncharge+0x2d/0x60"}}));
     EXPECT_EQ(counter.contending_points[1].count, 517368u);
 }
 
@@ -314,8 +314,9 @@ TEST(LockStatText, MailQuotedTablesParseAsTheOriginal) {
 
 TEST(LockStatText, AConBouncesValueTouchingTheColonIsSplitOff) {
     // proc-new prints "%40s:%14lu ": a 14+ digit value leaves no space after the colon.
-    const auto reports = parse_lock_stat(replace(std::string(kKamezawa), "&counter->lock:       1167034",
-                                                 "&counter->lock:12345678901234567"));
+    const auto reports =
+        parse_lock_stat(replace(std::string(kKamezawa), "&counter->lock:       1167034",
+                                "&counter->lock:12345678901234567"));
     EXPECT_EQ(reports[0].classes[0].write->con_bounces, 12345678901234567u);
     EXPECT_EQ(reports[0].classes[0].name, "&counter->lock");
 }
@@ -326,6 +327,14 @@ TEST(LockStatText, ProseAroundTablesIsSkippedAndSignaturesAreNotSeparators) {
     const auto reports = parse_lock_stat(text);
     ASSERT_EQ(reports.size(), 1u);
     EXPECT_EQ(reports[0].caption, "results: see below");
+}
+
+TEST(LockStatText, QuotedKernelBacktracesAreProse) {
+    const std::string oops = "Call Trace:\n [<ffffffff8103bfc4>] task_rq_lock+0x43/0x75\n"
+                             " [<ffffffff8104ba65>] try_to_wake_up+0x127/0x25a\n";
+    const auto reports = parse_lock_stat(oops + std::string(kKamezawa) + "\n" + oops);
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].classes[0].contending_points.size(), 1u);
 }
 
 TEST(LockStatText, LockdepWarningLineIsRecorded) {
@@ -349,8 +358,9 @@ void expect_error(const std::string& text, std::size_t line, std::string_view re
 }
 
 TEST(LockStatErrors, TruncatedRow) {
-    expect_error(replace(std::string(kKamezawa), "       16291.34      829793.69       18742433       "
-                                                 "45050576           0.42       30788.81     9490908.36",
+    expect_error(replace(std::string(kKamezawa),
+                         "       16291.34      829793.69       18742433       "
+                         "45050576           0.42       30788.81     9490908.36",
                          ""),
                  6, "has 3 of the 10 numeric columns");
 }
@@ -370,9 +380,20 @@ TEST(LockStatErrors, PointLines) {
     expect_error(replace(std::string(kKamezawa), "&counter->lock         638151",
                          "&counter->lokc         638151"),
                  8, "names \"&counter->lokc\" but the class above is \"&counter->lock\"");
-    expect_error(replace(std::string(kKamezawa), "[<ffffffff81090fd5>] res_counter_charge+0x45/0xe0\n",
+    expect_error(replace(std::string(kKamezawa),
+                         "[<ffffffff81090fd5>] res_counter_charge+0x45/0xe0\n",
                          "[<ffffffff81090fd5 res_counter_charge+0x45/0xe0\n"),
                  8, "without its closing");
+    expect_error(std::string(kKamezawa) + "                          --------------\n" +
+                     "                          &counter->lock         1          [<ffffffff81>] "
+                     "x+0x1/0x2\n",
+                 11, "third point list");
+    // An empty first list would make the contending points pass for contention points.
+    expect_error(replace(std::string(kKamezawa),
+                         "                          &counter->lock         638151          "
+                         "[<ffffffff81090fd5>] res_counter_charge+0x45/0xe0\n",
+                         ""),
+                 7, "a dash separator without call-site lines");
     expect_error(std::string(kKamezawa) + "                          --------------\n", 11,
                  "third point list");
     std::string five = std::string(kKamezawa);
@@ -385,15 +406,31 @@ TEST(LockStatErrors, PointLines) {
 TEST(LockStatErrors, UnsupportedVersionAndOrphanNumbers) {
     expect_error(replace(std::string(kKamezawa), "version 0.3", "version 0.2"), 1,
                  "version 0.2 is not supported");
-    expect_error(std::string(kKamezawa) + "       967813        4937090\n", 11, "numbers without a class name");
+    expect_error(std::string(kKamezawa) + "       967813        4937090\n", 11,
+                 "numbers without a class name");
 }
 
 TEST(LockStatErrors, WrappedAndQuotedTextReportsTheOriginalLine) {
     // Quoted, with the row wrapped after its third column and garbage on the second piece.
-    std::string text =
-        replace(std::string(kKamezawa), "0.52       16291.34      829793.69",
-                "0.52\n16291.34      829793.6x");
+    std::string text = replace(std::string(kKamezawa), "0.52       16291.34      829793.69",
+                               "0.52\n16291.34      829793.6x");
     expect_error(quoted(text, "> "), 6, "waittime-total is \"829793.6x\"");
+}
+
+TEST(LockStatText, JoinedLinesThatTurnOutToBeProseAreSkipped) {
+    // "x: 1" takes "2 3" as its continuation, then is too short to start a table: prose. (Found by
+    // the fuzzer: the line was re-read through a view into the text before the join.)
+    const std::string long_prose(200, 'p');
+    const auto reports = parse_lock_stat("x: 1\n2 3 " + long_prose + "\n" + std::string(kKamezawa));
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].classes.size(), 1u);
+}
+
+TEST(LockStatText, SpacesBeforeASideSuffixAreNotPartOfTheName) {
+    // Found by the fuzzer: "x  -W:" kept "x  " as the name, which printed back as "x".
+    const auto reports =
+        parse_lock_stat(replace(std::string(kKamezawa), "&counter->lock:", "&counter->lock  -W:"));
+    EXPECT_EQ(reports[0].classes[0].name, "&counter->lock");
 }
 
 TEST(LockStatText, NoTableGivesNoReports) {

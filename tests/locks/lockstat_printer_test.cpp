@@ -117,7 +117,8 @@ LockStatReport engine_like_report() {
     res.name_version = 2;
     res.subclass = 1;
     res.source = LockFormat::lockstat_v04;
-    res.write = LockCounters{12, 34, {LockTimes{10, 990, 5000, 140}}, 56, 78, {LockTimes{0, 20, 900, 10}}};
+    res.write =
+        LockCounters{12, 34, {LockTimes{10, 990, 5000, 140}}, 56, 78, {LockTimes{0, 20, 900, 10}}};
     res.read = LockCounters{1, 2, {LockTimes{30, 40, 70, 30}}, 3, 4, {LockTimes{50, 60, 210, 50}}};
     res.contention_points = {{20, 0xffffffff81090fd5, "res_counter_charge+0x45/0xe0"},
                              {16, std::nullopt, "charge_batch+0x1/0x2"}};
@@ -147,8 +148,10 @@ TEST(LockStatPrinter, PointListsFollowTheKernelsLayout) {
     EXPECT_EQ(lines[8], std::string(23, ' ') + std::string(17, '-'));
     // "%40s %14lu %29s %pS"
     EXPECT_EQ(lines[9], std::string(25, ' ') + "res_counter#2/1" + std::string(13, ' ') + "20" +
-                            std::string(10, ' ') + "[<ffffffff81090fd5>] res_counter_charge+0x45/0xe0");
-    EXPECT_EQ(lines[10].substr(55), " " + std::string(9, ' ') + "[<(____ptrval____)>] charge_batch+0x1/0x2");
+                            std::string(10, ' ') +
+                            "[<ffffffff81090fd5>] res_counter_charge+0x45/0xe0");
+    EXPECT_EQ(lines[10].substr(55),
+              " " + std::string(9, ' ') + "[<(____ptrval____)>] charge_batch+0x1/0x2");
     EXPECT_EQ(lines[11], lines[8]);
     EXPECT_EQ(lines[13], "");
     EXPECT_EQ(lines[14], std::string(221, '.'));

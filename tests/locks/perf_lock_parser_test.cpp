@@ -171,14 +171,15 @@ TEST(PerfLockFixtures, ContentionFioHoursQuotedFourLevels) {
     ASSERT_EQ(class_counts(reports), std::vector<std::size_t>{2});
     const auto& wake = reports[0].classes[0];
     EXPECT_EQ(wake.name, "rwsem_wake.isra.0+0x42");
-    EXPECT_EQ(wake.write->contentions, 1337359017u); // 10 digits fill the %10llu column
+    EXPECT_EQ(wake.write->contentions, 1337359017u);       // 10 digits fill the %10llu column
     EXPECT_EQ(wake.write->wait.total_ns, 232884000000000); // 64.69 h
     EXPECT_EQ(wake.stack.size(), 8u);
     const auto& seek = reports[0].classes[1];
     EXPECT_EQ(seek.lock_type, "rwsem:W");
     EXPECT_EQ(seek.write->wait.max_ns, 1980000000);
     EXPECT_EQ(seek.write->wait.avg_ns, 86950000);
-    EXPECT_EQ(seek.stack.back(), (StackFrame{0xffffffff9040012b, "entry_SYSCALL_64_after_hwframe+0x76"}));
+    EXPECT_EQ(seek.stack.back(),
+              (StackFrame{0xffffffff9040012b, "entry_SYSCALL_64_after_hwframe+0x76"}));
 }
 
 TEST(PerfLockFixtures, ReportCombine2022RawNanoseconds) {
@@ -240,8 +241,9 @@ TEST(PerfLockErrors, BadRowsNameTheirLine) {
     const std::string header =
         "# perf lock con -ab sleep 1\n contended   total wait     max wait     avg wait         "
         "type   caller\n\n";
-    expect_error(header + "         2     27.49 xs     15.86 us     13.74 us     spinlock   a+0x1\n", 4,
-                 "total wait is \"27.49 xs\"");
+    expect_error(header +
+                     "         2     27.49 xs     15.86 us     13.74 us     spinlock   a+0x1\n",
+                 4, "total wait is \"27.49 xs\"");
     expect_error(header + "         2     27.49 us     15.86 us\n", 4, "row ends before");
     expect_error(header + "         2     27.49 us     15.86 us     13.74 us     spinlock\n", 4,
                  "caller");

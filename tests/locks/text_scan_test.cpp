@@ -25,7 +25,8 @@ TEST(LockstatTime, RecognisesTheKernelsArtefacts) {
 }
 
 TEST(LockstatTime, RejectsWhatTheKernelNeverPrints) {
-    for (const char* word : {"1.5", "1.234", "12", "1x.00", "", ".50", "1..00", "99999999999999999.00"})
+    for (const char* word :
+         {"1.5", "1.234", "12", "1x.00", "", ".50", "1..00", "99999999999999999.00"})
         EXPECT_EQ(decode_lockstat_time(word).kind, Kind::malformed) << word;
 }
 

@@ -40,10 +40,11 @@ TEST(WaitHistogram, JsonListsNonEmptyBucketsAndReadsBack) {
         {"log2": 1, "lo_ns": 2, "count": 1},
         {"log2": 20, "lo_ns": 1048576, "count": 2}]})"));
     EXPECT_EQ(WaitHistogram::from_json(json), h);
-    EXPECT_THROW(WaitHistogram::from_json(nlohmann::json::parse(R"({"unit": "us", "buckets": []})")),
-                 std::invalid_argument);
-    EXPECT_THROW(WaitHistogram::from_json(
-                     nlohmann::json::parse(R"({"unit": "ns", "buckets": [{"log2": 64, "count": 1}]})")),
+    EXPECT_THROW(
+        WaitHistogram::from_json(nlohmann::json::parse(R"({"unit": "us", "buckets": []})")),
+        std::invalid_argument);
+    EXPECT_THROW(WaitHistogram::from_json(nlohmann::json::parse(
+                     R"({"unit": "ns", "buckets": [{"log2": 64, "count": 1}]})")),
                  std::invalid_argument);
 }
 

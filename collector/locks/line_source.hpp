@@ -1,0 +1,42 @@
+#pragma once
+// The lines of a pasted lock table, cleaned of what mail and documentation put around it:
+// CR line ends, "> " quote prefixes of any depth, and the line numbers of a documentation
+// listing. Every line keeps its number in the original text, for error messages. Joining a
+// record that a mail client wrapped onto several lines is done through join_next_if(), with a
+// test supplied by the parser, since only the parser knows what a continuation looks like.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hitmap::locks {
+
+struct SourceLine {
+    std::size_t number = 0; // 1-based line in the original text; a joined record keeps its first
+    std::string text;
+};
+
+class LineSource {
+public:
+    explicit LineSource(std::string_view text);
+
+    bool done() const { return next_ >= lines_.size(); }
+    // Precondition: !done().
+    const SourceLine& peek() const { return lines_[next_]; }
+    SourceLine take() { return lines_[next_++]; }
+
+    // Appends the next line to `record` (separated by one space, the one a wrapping mail client
+    // dropped) when there is one and `is_continuation` accepts its text.
+    bool join_next_if(SourceLine& record,
+                      const std::function<bool(std::string_view)>& is_continuation);
+
+private:
+    std::vector<SourceLine> lines_;
+    std::size_t next_ = 0;
+};
+
+// The text with its quote prefixes removed: "> > > x" -> "x".
+std::string_view strip_quote_prefix(std::string_view line);
+
+} // namespace hitmap::locks
