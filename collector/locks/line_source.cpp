@@ -59,12 +59,15 @@ void strip_listing_numbers(std::vector<SourceLine>& lines) {
 } // namespace
 
 std::string_view strip_quote_prefix(std::string_view line) {
-    while (!line.empty() && line.front() == '>') {
-        line.remove_prefix(1);
+    // Some mail clients indent the marker (" > "); lock tables never start a line with '>'.
+    for (;;) {
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos || line[first] != '>')
+            return line;
+        line.remove_prefix(first + 1);
         if (!line.empty() && line.front() == ' ')
             line.remove_prefix(1);
     }
-    return line;
 }
 
 LineSource::LineSource(std::string_view text) {

@@ -36,7 +36,7 @@ private:
     std::size_t next_ = 0;
 };
 
-// The text with its quote prefixes removed: "> > > x" -> "x".
+// The text with its quote prefixes removed: "> > > x" -> "x", " > x" -> "x".
 std::string_view strip_quote_prefix(std::string_view line);
 
 } // namespace hitmap::locks

@@ -14,13 +14,14 @@ std::vector<SourceLine> all(LineSource lines) {
 }
 
 TEST(LineSource, StripsQuotePrefixesOfAnyDepthAndCarriageReturns) {
-    const auto lines = all(LineSource("> > > > a b\r\n>>c\n> \nplain\n"));
-    ASSERT_EQ(lines.size(), 4u);
+    const auto lines = all(LineSource("> > > > a b\r\n>>c\n> \n > indented\nplain\n"));
+    ASSERT_EQ(lines.size(), 5u);
     EXPECT_EQ(lines[0].text, "a b");
     EXPECT_EQ(lines[1].text, "c");
     EXPECT_EQ(lines[2].text, "");
-    EXPECT_EQ(lines[3].text, "plain");
-    EXPECT_EQ(lines[3].number, 4u);
+    EXPECT_EQ(lines[3].text, "indented");
+    EXPECT_EQ(lines[4].text, "plain");
+    EXPECT_EQ(lines[4].number, 5u);
 }
 
 TEST(LineSource, StripsTheNumbersOfAConsecutivelyNumberedListing) {
