@@ -22,15 +22,8 @@ std::string stat(const std::string& label, std::uint64_t value) {
     return fmt::format("  {:<34}: {:>10}\n", label, value);
 }
 
-const engine::ObjectInfo* object_of(const store::C2cData& data, engine::ObjectId id) {
-    for (const auto& o : data.objects)
-        if (o.id == id)
-            return &o;
-    return nullptr;
-}
-
 std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
-    const engine::ObjectInfo* o = object_of(data, line.object);
+    const engine::ObjectInfo* o = store::find_object(data, line.object);
     return fmt::format("{} [{}]", o ? o->name : fmt::format("object {}", line.object), line.index);
 }
 
@@ -51,7 +44,7 @@ double per_thousand(std::uint64_t count, std::uint64_t ops) {
 }
 
 std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line) {
-    const engine::ObjectInfo* o = object_of(data, line.object);
+    const engine::ObjectInfo* o = store::find_object(data, line.object);
     if (!o)
         return "";
     const std::uint32_t line_size = data.result.line_size ? data.result.line_size : 64;
@@ -200,7 +193,7 @@ nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOption
         {"totals", counts_json(r.totals)},
         {"lines", nlohmann::json::array()}};
     for (const auto* l : ranked_lines(r, options.only_shared)) {
-        const engine::ObjectInfo* o = object_of(data, l->line.object);
+        const engine::ObjectInfo* o = store::find_object(data, l->line.object);
         nlohmann::json line{
             {"address", l->line.address},       {"object", o ? o->name : ""},
             {"line_index", l->line.index},      {"fields_on_line", fields_on_line(data, l->line)},

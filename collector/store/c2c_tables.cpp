@@ -124,6 +124,13 @@ engine::Layout read_layout(SQLite::Database& sql, std::int64_t layout_id) {
 
 } // namespace
 
+const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id) {
+    for (const auto& o : data.objects)
+        if (o.id == id)
+            return &o;
+    return nullptr;
+}
+
 void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) {
     SQLite::Statement obj(
         sql,

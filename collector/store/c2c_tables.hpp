@@ -31,6 +31,9 @@ struct C2cData {
     c2c::ReplayResult result;
 };
 
+// The object a line or field belongs to, or null for an id the data does not name.
+const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id);
+
 void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data);
 // nullopt when the run has no c2c data (c2c off, or not finished).
 std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id);

@@ -75,9 +75,7 @@ void TraceBuffer::end_operation() {
         checkpoints_.push_back({committed_size_, committed_ops_});
     refresh_cpu();
     if (window_.period_ns != 0 && !full_) {
-        const std::uint64_t now = steady_now_ns();
-        const std::uint64_t in_period = (now - window_.origin_ns) % window_.period_ns;
-        recording_ = in_period < window_.on_ns;
+        recording_ = window_.open_at(steady_now_ns());
     }
 }
 

@@ -21,6 +21,10 @@ struct TraceWindow {
     // steady_clock time (ns) the periods count from. Every thread of a run must share it, or
     // their windows drift apart and the trace never shows two threads at once.
     std::uint64_t origin_ns = 0;
+
+    bool open_at(std::uint64_t now_ns) const {
+        return period_ns == 0 || (now_ns - origin_ns) % period_ns < on_ns;
+    }
 };
 
 std::uint64_t steady_now_ns();
@@ -61,6 +65,7 @@ public:
     // so the replay never sees a stretch where only some threads were traced.
     void truncate_at_tsc(std::uint64_t tsc);
     bool filled() const { return full_; }
+    const TraceWindow& window() const { return window_; }
 
     std::span<const TraceRecord> records() const { return {data_, committed_size_}; }
     std::uint64_t traced_operations() const { return committed_ops_; }

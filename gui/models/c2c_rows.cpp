@@ -30,17 +30,10 @@ void add_count(std::vector<Column<Row>>& cols, const QString& title,
                     false});
 }
 
-const engine::ObjectInfo* object_of(const store::C2cData& data, engine::ObjectId id) {
-    for (const auto& o : data.objects)
-        if (o.id == id)
-            return &o;
-    return nullptr;
-}
-
 } // namespace
 
 QString line_title(const store::C2cData& data, const c2c::LineKey& line) {
-    const engine::ObjectInfo* o = object_of(data, line.object);
+    const engine::ObjectInfo* o = store::find_object(data, line.object);
     return QStringLiteral("%1 [%2]")
         .arg(o ? qs(o->name) : QStringLiteral("object %1").arg(line.object))
         .arg(line.index);
@@ -50,7 +43,7 @@ std::vector<LineRow> line_rows(const store::C2cData& data) {
     std::vector<LineRow> rows;
     int rank = 0;
     for (const c2c::LineStats* l : report::ranked_lines(data.result, true)) {
-        const engine::ObjectInfo* o = object_of(data, l->line.object);
+        const engine::ObjectInfo* o = store::find_object(data, l->line.object);
         rows.push_back({rank++, l->line, o ? qs(o->name) : QString::number(l->line.object),
                         qs(report::fields_on_line(data, l->line)), l->counts,
                         data.trace.traced_ops});

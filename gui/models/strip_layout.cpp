@@ -6,20 +6,9 @@
 
 namespace hitmap::gui {
 
-namespace {
-
-const engine::ObjectInfo* object_of(const store::C2cData& data, engine::ObjectId id) {
-    for (const auto& o : data.objects)
-        if (o.id == id)
-            return &o;
-    return nullptr;
-}
-
-} // namespace
-
 std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::LineKey& line,
                                          double width, std::uint32_t bytes) {
-    const engine::ObjectInfo* o = object_of(data, line.object);
+    const engine::ObjectInfo* o = store::find_object(data, line.object);
     if (!o || !o->layout.type)
         return std::nullopt;
     StripLayout strip;
@@ -68,7 +57,7 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
 
 std::vector<c2c::LineKey> object_lines(const store::C2cData& data, engine::ObjectId object) {
     std::vector<c2c::LineKey> keys;
-    const engine::ObjectInfo* o = object_of(data, object);
+    const engine::ObjectInfo* o = store::find_object(data, object);
     if (!o)
         return keys;
     const std::uint32_t line_size = data.result.line_size ? data.result.line_size : 64;

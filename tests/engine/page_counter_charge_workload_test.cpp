@@ -247,6 +247,23 @@ TEST(PageCounterChargeWorkload, SmallTraceBufferKeepsWholeOperations) {
     EXPECT_EQ(r.stats.at("final_root_usage"), 0);
 }
 
+// Duty-cycled windows of all threads count from one origin. (They once counted from each
+// buffer's construction, which populating the earlier buffers delayed by milliseconds: the
+// threads' windows never overlapped and the trace showed no transfers at all.)
+TEST(PageCounterChargeWorkload, TraceWindowsOfAllThreadsShareOneOrigin) {
+    if (!HITMAP_PROBES)
+        GTEST_SKIP() << "probes compiled out";
+    WorkloadRunConfig c = config_for("v6.0", 3, 2000);
+    c.trace = TraceOptions{true, 1 << 22, TraceWindow{1'000'000, 10'000'000, 0}};
+    const WorkloadResult r = workload().run(c, {});
+    ASSERT_EQ(r.traces.size(), 3u);
+    const TraceWindow& first = r.traces[0].buffer->window();
+    EXPECT_NE(first.origin_ns, 0u) << "the run sets the origin";
+    EXPECT_EQ(first.period_ns, 10'000'000u);
+    for (const auto& t : r.traces)
+        EXPECT_EQ(t.buffer->window().origin_ns, first.origin_ns);
+}
+
 TEST(PageCounterChargeWorkload, LayoutOverride) {
     WorkloadRunConfig c = config_for("v6.0", 2, 2000);
     c.layouts["page_counter"] = *find_builtin_layout("page_counter", "v6.1");

@@ -247,41 +247,14 @@ TEST(TraceBuffer, TscIsMonotonicWithinAThread) {
     EXPECT_EQ(pc.peek(pc::usage), kOps);
 }
 
-// Two buffers made at different times but sharing the run's window origin record in the same
-// periods: the windows of all threads of a run line up (they once drifted by the time it took
-// to populate the earlier buffers, and the trace never showed two threads at once).
-TEST(TraceBuffer, WindowsOfOneRunShareTheirOrigin) {
-    REQUIRE_PROBES();
-    ObjectRegistry registry;
-    ProbedObject object(registry, "o", pc_layout("v6.0"), 0);
-    const TraceWindow window{1'000'000, 4'000'000, steady_now_ns()};
-    TraceBuffer early(1 << 16, TraceBuffer::read_tsc(), window);
-    std::this_thread::sleep_for(std::chrono::milliseconds(3));
-    TraceBuffer late(1 << 16, TraceBuffer::read_tsc(), window);
-    // 64 operations make one window decision; check a few periods' worth of decisions.
-    for (int round = 0; round < 40; ++round) {
-        std::uint64_t before[2];
-        TraceBuffer* buffers[2] = {&early, &late};
-        for (int b = 0; b < 2; ++b) {
-            ThreadTraceScope scope(buffers[b]);
-            before[b] = buffers[b]->records().size();
-            for (int op = 0; op < 64; ++op) {
-                object.load(pc::usage, Site::page_counter_try_charge);
-                buffers[b]->end_operation();
-            }
-        }
-        // Both decided within microseconds of each other: they agree unless a window edge
-        // fell between the two decisions, which shows up as one of them recording a partial
-        // block; whole-block disagreement would mean different origins.
-        const auto grew_early = early.records().size() - before[0];
-        const auto grew_late = late.records().size() - before[1];
-        if (grew_early % 64 == 0 && grew_late % 64 == 0 && round > 0) {
-            EXPECT_EQ(grew_early == 0, grew_late == 0) << "round " << round;
-        }
-        std::this_thread::sleep_for(std::chrono::microseconds(700));
-    }
-    EXPECT_GT(early.traced_operations(), 0u);
-    EXPECT_LT(early.traced_operations(), 40u * 64u);
+TEST(TraceWindow, OpensForTheFirstPartOfEveryPeriodFromItsOrigin) {
+    const TraceWindow w{1'000, 10'000, 5'000};
+    EXPECT_TRUE(w.open_at(5'000));
+    EXPECT_TRUE(w.open_at(5'999));
+    EXPECT_FALSE(w.open_at(6'000));
+    EXPECT_FALSE(w.open_at(14'999));
+    EXPECT_TRUE(w.open_at(15'000));
+    EXPECT_TRUE(TraceWindow{}.open_at(123)) << "period 0 means always on";
 }
 
 TEST(TraceRecord, Encoding) {
