@@ -32,9 +32,11 @@ store::C2cData synthetic_c2c(int seed) {
     d.trace.records = 1'000'000;
     d.trace.traced_ops = 100'000;
     for (int o = 0; o < kObjectsPerRun; ++o) {
-        d.objects.push_back({static_cast<engine::ObjectId>(o), fmt::format("cg{}/memory", o), layout, 0});
+        d.objects.push_back(
+            {static_cast<engine::ObjectId>(o), fmt::format("cg{}/memory", o), layout, 0});
         for (std::uint32_t line = 0; line < 2; ++line) {
-            const c2c::LineKey key{static_cast<engine::ObjectId>(o), line, 0x100000u + 0x1000u * o + 64u * line};
+            const c2c::LineKey key{static_cast<engine::ObjectId>(o), line,
+                                   0x100000u + 0x1000u * o + 64u * line};
             c2c::ClassCounts c;
             c.load_hitm = static_cast<std::uint64_t>((seed * 7 + o * 13 + line) % 997);
             c.store_hitm = c.load_hitm / 2;
@@ -44,7 +46,8 @@ store::C2cData synthetic_c2c(int seed) {
             d.result.lines.push_back({key, c});
             d.result.fields.push_back({key, 0, 8, line == 0 ? engine::pc::usage : engine::pc::elow,
                                        line == 0 ? "usage" : "elow", c});
-            d.result.fields.push_back({key, 24, 8, line == 0 ? engine::pc::high : engine::pc::watermark,
+            d.result.fields.push_back({key, 24, 8,
+                                       line == 0 ? engine::pc::high : engine::pc::watermark,
                                        line == 0 ? "high" : "watermark", c});
             d.result.cpus.push_back({key, 0, c});
             d.result.cpus.push_back({key, 1, c});
@@ -66,10 +69,11 @@ void generate(const std::filesystem::path& path) {
         r.threads = 1 + i % 2;
         r.duration_s = 1;
         r.c2c_source = "software";
-        SQLite::Statement ins(db.sql(), "INSERT INTO run (machine_id, workload, variant, params_json, threads, "
-                                        "duration_s, ops, ops_per_s, status, c2c_source, started_at, finished_at) "
-                                        "VALUES (?, ?, ?, '{}', ?, 1, 1000000, 1000000, 'complete', 'software', "
-                                        "'2026-12-03T00:00:00Z', '2026-12-03T00:00:01Z')");
+        SQLite::Statement ins(
+            db.sql(), "INSERT INTO run (machine_id, workload, variant, params_json, threads, "
+                      "duration_s, ops, ops_per_s, status, c2c_source, started_at, finished_at) "
+                      "VALUES (?, ?, ?, '{}', ?, 1, 1000000, 1000000, 'complete', 'software', "
+                      "'2026-12-03T00:00:00Z', '2026-12-03T00:00:01Z')");
         ins.bind(1, machine);
         ins.bind(2, r.workload);
         ins.bind(3, r.variant);
@@ -93,7 +97,8 @@ int main(int argc, char** argv) {
     const std::filesystem::path db = argc > 1 ? argv[1] : "gui_load_bench.db";
     const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
     if (!std::filesystem::exists(db)) {
-        std::printf("generating %s: %d runs, %d cacheline rows ...\n", db.c_str(), kRuns, kRuns * kObjectsPerRun * 2);
+        std::printf("generating %s: %d runs, %d cacheline rows ...\n", db.c_str(), kRuns,
+                    kRuns * kObjectsPerRun * 2);
         generate(db);
     }
     std::vector<double> runs_ms, table_ms;
@@ -104,7 +109,8 @@ int main(int argc, char** argv) {
         QEventLoop loop;
         QElapsedTimer timer;
         double runs_at = -1, table_at = -1;
-        QObject::connect(&window, &gui::MainWindow::runsShown, [&] { runs_at = timer.nsecsElapsed() / 1e6; });
+        QObject::connect(&window, &gui::MainWindow::runsShown,
+                         [&] { runs_at = timer.nsecsElapsed() / 1e6; });
         QObject::connect(&window, &gui::MainWindow::runShown, [&](qint64) {
             table_at = timer.nsecsElapsed() / 1e6;
             loop.quit();
@@ -120,7 +126,8 @@ int main(int argc, char** argv) {
         runs_ms.push_back(runs_at);
         table_ms.push_back(table_at);
     }
-    std::printf("open %s, median of %d: run browser shown after %.0f ms, first run's cacheline table after %.0f ms "
+    std::printf("open %s, median of %d: run browser shown after %.0f ms, first run's cacheline "
+                "table after %.0f ms "
                 "(goal <= 500 ms)\n",
                 db.filename().c_str(), reps, median(runs_ms), median(table_ms));
     return 0;
