@@ -14,7 +14,9 @@ inline std::filesystem::path shared_dir() {
     return HITMAP_SHARED_DIR_DEFAULT;
 }
 
-inline std::filesystem::path bin_dir() { return HITMAP_BIN_DIR; }
+inline std::filesystem::path bin_dir() {
+    return HITMAP_BIN_DIR;
+}
 
 } // namespace hitmap::testing
 
