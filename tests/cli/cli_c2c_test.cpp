@@ -125,11 +125,7 @@ TEST_F(CliC2c, PredictCanStoreItsResultAsALinkedRun) {
 
 TEST_F(CliC2c, ReportAndPredictRefuseMissingRunsAndRunsWithoutTraces) {
     const auto off_db = (*dir_ / "off.db").string();
-    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
-                       "--iterations", "100", "--c2c", "off", "--db", off_db},
-                      dir_->path())
-                  .status,
-              0);
+    ASSERT_EQ(seed_run(off_db, dir_->path(), "100").status, 0);
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"report", "999", "--db", db_},
              {"predict", "999", "--layout", "page_counter=v6.1", "--db", db_},
@@ -145,11 +141,7 @@ TEST_F(CliC2c, ReportAndPredictRefuseMissingRunsAndRunsWithoutTraces) {
 TEST_F(CliC2c, PredictWithAMissingTraceFileIsAClearError) {
     TempDir other;
     const auto db = (other / "t.db").string();
-    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
-                       "--iterations", "2000", "--trace-mb", "8", "--db", db},
-                      other.path())
-                  .status,
-              0);
+    ASSERT_EQ(seed_run(db, other.path(), "2000", {"--trace-mb", "8"}).status, 0);
     std::filesystem::remove_all(other / "t.db.traces");
     const CliResult r =
         run_cli({"predict", "1", "--layout", "page_counter=v6.1", "--db", db}, other.path());

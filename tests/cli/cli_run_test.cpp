@@ -84,11 +84,7 @@ TEST(Cli, RepeatAndThreadListsPlanEveryCombination) {
 TEST(Cli, ShowListsStoredRuns) {
     TempDir dir;
     const auto db = dir / "s.db";
-    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
-                       "--iterations", "1000", "--c2c", "off", "--db", db.string()},
-                      dir.path())
-                  .status,
-              0);
+    ASSERT_EQ(seed_run(db.string(), dir.path(), "1000").status, 0);
     const CliResult r = run_cli({"show", "--json", "--db", db.string()}, dir.path());
     ASSERT_EQ(r.status, 0) << r.err;
     const auto runs = nlohmann::json::parse(r.out);
@@ -103,16 +99,12 @@ class CliBadInput : public ::testing::TestWithParam<std::vector<std::string>> {}
 TEST_P(CliBadInput, FailsWithOneLineAndLeavesTheDatabaseUnchanged) {
     TempDir dir;
     const auto db = dir / "keep.db";
-    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
-                       "--iterations", "500", "--c2c", "off", "--db", db.string()},
-                      dir.path())
-                  .status,
-              0);
+    ASSERT_EQ(seed_run(db.string(), dir.path(), "500").status, 0);
     { // fold the WAL into the file so its bytes are the whole state
         auto s = store::Database::open(db);
         s.sql().exec("PRAGMA wal_checkpoint(TRUNCATE)");
     }
-    const std::string before = slurp(db);
+    const std::string before = read_file(db);
     std::vector<std::string> args = GetParam();
     args.push_back("--db");
     args.push_back(db.string());
@@ -120,7 +112,7 @@ TEST_P(CliBadInput, FailsWithOneLineAndLeavesTheDatabaseUnchanged) {
     EXPECT_NE(r.status, 0);
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
-    EXPECT_EQ(slurp(db), before);
+    EXPECT_EQ(read_file(db), before);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -142,13 +134,13 @@ TEST(Cli, NonHitmapFileIsRefusedUntouched) {
     TempDir dir;
     const auto path = dir / "notes.txt";
     { std::ofstream(path) << "these are my notes, not a database\n"; }
-    const std::string before = slurp(path);
+    const std::string before = read_file(path);
     const CliResult r = run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads",
                                  "1", "--iterations", "100", "--c2c", "off", "--db", path.string()},
                                 dir.path());
     EXPECT_NE(r.status, 0);
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
-    EXPECT_EQ(slurp(path), before);
+    EXPECT_EQ(read_file(path), before);
 }
 
 TEST(Cli, UnwritableDatabaseDirectoryIsAClearError) {

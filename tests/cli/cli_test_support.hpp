@@ -1,5 +1,6 @@
 #pragma once
 // Runs hitmap-collect as a user would and captures its exit status, stdout and stderr.
+#include "tests/support/read_file.hpp"
 #include "tests/support/shared_dir.hpp"
 
 #include <filesystem>
@@ -17,13 +18,6 @@ struct CliResult {
     std::string out;
     std::string err;
 };
-
-inline std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 inline std::string shell_quote(const std::string& s) {
     std::string q = "'";
@@ -59,9 +53,19 @@ inline CliResult run_cli(const std::vector<std::string>& args,
     const int raw = std::system(cmd.c_str());
     CliResult r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
+    r.out = read_file(out);
+    r.err = read_file(err);
     return r;
+}
+
+// One small v6.0 run on one thread: a database with something in it to read or to protect.
+inline CliResult seed_run(const std::string& db, const std::filesystem::path& scratch,
+                          const std::string& iterations,
+                          const std::vector<std::string>& extra = {"--c2c", "off"}) {
+    std::vector<std::string> args{"run", "page-counter-charge", "--variant", "v6.0", "--threads",
+                                  "1",   "--iterations",        iterations,  "--db", db};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args, scratch);
 }
 
 inline int count_lines(const std::string& s) {

@@ -2,23 +2,24 @@
 // Fixture loading and lookups shared by the lock parser tests. Fixtures live in
 // ../shared/fixtures/lockstat/ and are read whole; tests skip when ../shared is absent.
 #include "collector/locks/lock_stats.hpp"
+#include "tests/support/read_file.hpp"
 #include "tests/support/shared_dir.hpp"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hitmap::locks::testing {
 
-inline std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw std::runtime_error("cannot read " + path.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+using hitmap::testing::read_file;
+
+// Classes per parsed table, in the order the tables appear.
+inline std::vector<std::size_t> class_counts(const std::vector<LockStatReport>& reports) {
+    std::vector<std::size_t> counts;
+    for (const auto& r : reports)
+        counts.push_back(r.classes.size());
+    return counts;
 }
 
 inline const LockClassStats& find_class(const LockStatReport& report, std::string_view name) {
@@ -33,4 +34,4 @@ inline const LockClassStats& find_class(const LockStatReport& report, std::strin
 // Declares `text` with the fixture's contents, or skips the test when ../shared is absent.
 #define LOAD_LOCK_FIXTURE(name)                                                                    \
     HITMAP_REQUIRE_SHARED(fixture_path, std::string("fixtures/lockstat/") + (name));               \
-    const std::string text = ::hitmap::locks::testing::read_text(fixture_path)
+    const std::string text = ::hitmap::testing::read_file(fixture_path)

@@ -56,7 +56,7 @@ TEST(LockImport, EveryFixtureIsDetectedAndImportedOrRefused) {
         const auto it = expectations().find(name);
         ASSERT_NE(it, expectations().end()) << "new fixture without an expectation";
         ++seen;
-        const std::string text = testing::read_text(entry.path());
+        const std::string text = hitmap::testing::read_file(entry.path());
         const Expected& expected = it->second;
         EXPECT_EQ(detect_format(text), expected.format);
         if (expected.classes_per_table.empty()) {
@@ -108,7 +108,7 @@ TEST(LockImport, Seed003TablesImportWithTheirContentions) {
     for (const auto& entry : std::filesystem::directory_iterator(seeds)) {
         if (entry.path().filename().string().rfind("003_", 0) != 0)
             continue;
-        const auto reports = parse_lock_text(testing::read_text(entry.path()));
+        const auto reports = parse_lock_text(hitmap::testing::read_file(entry.path()));
         ASSERT_EQ(reports.size(), 2u);
         EXPECT_EQ(testing::find_class(reports[0], "&counter->lock").write->contentions, 1196935u);
         EXPECT_EQ(testing::find_class(reports[1], "&counter->lock").write->contentions, 12984u);

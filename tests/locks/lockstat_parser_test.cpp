@@ -10,14 +10,8 @@
 namespace hitmap::locks {
 namespace {
 
+using testing::class_counts;
 using testing::find_class;
-
-std::vector<std::size_t> class_counts(const std::vector<LockStatReport>& reports) {
-    std::vector<std::size_t> counts;
-    for (const auto& r : reports)
-        counts.push_back(r.classes.size());
-    return counts;
-}
 
 TEST(LockStatFixtures, Blog2021ContendedV04) {
     LOAD_LOCK_FIXTURE("lockstat-blog-2021-contended-v0.4.txt");

@@ -9,14 +9,8 @@
 namespace hitmap::locks {
 namespace {
 
+using testing::class_counts;
 using testing::find_class;
-
-std::vector<std::size_t> class_counts(const std::vector<LockStatReport>& reports) {
-    std::vector<std::size_t> counts;
-    for (const auto& r : reports)
-        counts.push_back(r.classes.size());
-    return counts;
-}
 
 void expect_no_lockstat_only_fields(const LockClassStats& stats) {
     const LockCounters& c = stats.write ? *stats.write : *stats.read;
