@@ -25,6 +25,7 @@ struct RunOptions {
     std::string c2c = "auto";
     std::string trace_mb = "64";
     std::string trace_window;
+    std::string trace_clock = "operation";
     std::string model_cpus = "recorded";
     std::string progress = "auto";
     CommonOptions common;
@@ -74,6 +75,13 @@ collector::RunRequest make_request(const RunOptions& o) {
         throw UsageError(fmt::format("unknown --c2c '{}' (auto, software, off)", o.c2c));
     r.c2c.trace_bytes_per_thread = parse_megabytes(o.trace_mb);
     r.c2c.window = parse_window(o.trace_window);
+    if (o.trace_clock == "operation")
+        r.c2c.clock = engine::TraceClock::operation;
+    else if (o.trace_clock == "access")
+        r.c2c.clock = engine::TraceClock::access;
+    else
+        throw UsageError(
+            fmt::format("unknown --trace-clock '{}' (operation, access)", o.trace_clock));
     if (o.model_cpus == "recorded")
         r.c2c.model_cpus = collector::ModelCpus::recorded;
     else if (o.model_cpus == "thread")
@@ -129,6 +137,10 @@ void add_run_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--trace-window", o->trace_window,
                     "Duty-cycled tracing ON/PERIOD, e.g. 200us/2ms");
+    cmd->add_option("--trace-clock", o->trace_clock,
+                    "Record timestamps: one rdtsc per operation (records spread over it) or "
+                    "per access (exact, slower)")
+        ->capture_default_str();
     cmd->add_option("--model-cpus", o->model_cpus,
                     "Coherence model caches: recorded CPUs or one per thread")
         ->capture_default_str();

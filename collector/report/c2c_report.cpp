@@ -101,6 +101,7 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
     out += fmt::format("  {:<34}: {:>10}\n", "Model caches",
                        r.model_cpus == c2c::ModelCpus::thread ? "per thread" : "recorded CPUs");
     out += fmt::format("  {:<34}: {:>10}\n", "Line size", r.line_size);
+    out += fmt::format("  {:<34}: {:>10}\n", "Timestamps per", data.trace.clock);
 
     const auto lines = ranked_lines(r, options.only_shared);
     out += section("Shared Data Cache Line Table");
@@ -190,6 +191,7 @@ nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOption
         {"dropped_records", data.trace.dropped_records},
         {"line_size", r.line_size},
         {"model_cpus", r.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded"},
+        {"clock", data.trace.clock},
         {"totals", counts_json(r.totals)},
         {"lines", nlohmann::json::array()}};
     for (const auto* l : ranked_lines(r, options.only_shared)) {

@@ -29,6 +29,7 @@ engine::WorkloadRunConfig workload_config(const RunRequest& request, const Plann
     config.trace.records_per_thread =
         request.c2c.trace_bytes_per_thread / sizeof(engine::TraceRecord);
     config.trace.window = request.c2c.window;
+    config.trace.clock = request.c2c.clock;
     return config;
 }
 

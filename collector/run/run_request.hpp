@@ -19,6 +19,7 @@ struct C2cOptions {
     C2cSource source = C2cSource::software;
     std::size_t trace_bytes_per_thread = std::size_t{64} << 20;
     engine::TraceWindow window;
+    engine::TraceClock clock = engine::TraceClock::operation;
     ModelCpus model_cpus = ModelCpus::recorded;
 };
 

@@ -23,6 +23,7 @@ struct TraceInfo {
     std::optional<std::uint64_t> bytes;
     std::string model_cpus = "recorded";
     std::uint32_t line_size = 64;
+    std::string clock = "access"; // engine::TraceClock, as to_string() names it
 };
 
 struct C2cData {

@@ -40,13 +40,19 @@ struct TraceRecord {
     static constexpr TraceRecord make(std::uint64_t tsc, std::uint16_t cpu, std::uint16_t object,
                                       std::uint8_t field, AccessKind kind, std::uint8_t log2_size,
                                       std::uint16_t offset, std::uint16_t site) {
+        return make_stamped((tsc & kTscMask) | (std::uint64_t{cpu} << kTscBits), object, field,
+                            kind, log2_size, offset, site);
+    }
+
+    // `stamp` is a ready tsc_cpu word: the recorder keeps one and reuses it.
+    static constexpr TraceRecord make_stamped(std::uint64_t stamp, std::uint16_t object,
+                                              std::uint8_t field, AccessKind kind,
+                                              std::uint8_t log2_size, std::uint16_t offset,
+                                              std::uint16_t site) {
         return TraceRecord{
-            (tsc & kTscMask) | (std::uint64_t{cpu} << kTscBits),
-            object,
-            field,
-            static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (log2_size << 2)),
-            offset,
-            site};
+            stamp,  object,
+            field,  static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (log2_size << 2)),
+            offset, site};
     }
 
     constexpr std::uint64_t tsc() const { return tsc_cpu & kTscMask; }

@@ -52,8 +52,9 @@ std::vector<ThreadTrace> Workload::make_trace_buffers(const WorkloadRunConfig& c
     TraceWindow window = config.trace.window;
     window.origin_ns = steady_now_ns(); // one origin: the threads' windows must line up
     for (unsigned t = 0; t < config.threads; ++t)
-        traces.push_back(ThreadTrace{
-            t, std::make_unique<TraceBuffer>(config.trace.records_per_thread, base, window)});
+        traces.push_back(
+            ThreadTrace{t, std::make_unique<TraceBuffer>(config.trace.records_per_thread, base,
+                                                         window, config.trace.clock)});
     return traces;
 }
 

@@ -44,6 +44,7 @@ struct TraceOptions {
     bool enabled = false;
     std::size_t records_per_thread = 0;
     TraceWindow window;
+    TraceClock clock = TraceClock::operation;
 };
 
 struct WorkloadRunConfig {

@@ -15,7 +15,7 @@ using namespace hitmap::engine;
 constexpr std::size_t kOpsPerIteration = 4096;
 constexpr std::size_t kBufferRecords = std::size_t{1} << 24;
 
-void charge_path(benchmark::State& state, bool traced) {
+void charge_path(benchmark::State& state, bool traced, TraceClock clock = TraceClock::access) {
     ObjectRegistry registry;
     const Layout& layout = *find_builtin_layout("page_counter", "v6.0");
     HierarchyConfig config;
@@ -25,10 +25,11 @@ void charge_path(benchmark::State& state, bool traced) {
     ChargeStock stock(registry, "stock/0", *find_builtin_layout("memcg_stock_pcp", "v5.10"), 32);
     ChargeCounters counters;
     MemcgCharger charger(stock, counters);
-    TraceBuffer buffer(traced ? kBufferRecords : 0, TraceBuffer::read_tsc());
+    TraceBuffer buffer(traced ? kBufferRecords : 0, TraceBuffer::read_tsc(), {}, clock);
     ThreadTraceScope scope(traced ? &buffer : nullptr);
     SocketChargeWalk socket(charger, tree.leaf(), 8, 64, 0x9E3779B97F4A7C15ull);
     std::uint64_t ops = 0;
+    std::uint64_t records = 0;
     for (auto _ : state) {
         for (std::size_t i = 0; i < kOpsPerIteration; ++i) {
             // As the workload does: the probe-free copy unless tracing.
@@ -42,11 +43,15 @@ void charge_path(benchmark::State& state, bool traced) {
         ops += kOpsPerIteration;
         if (traced && buffer.records().size() > kBufferRecords / 2) {
             state.PauseTiming();
+            records += buffer.records().size();
             buffer.clear();
             state.ResumeTiming();
         }
     }
+    records += buffer.records().size();
     state.SetItemsProcessed(static_cast<std::int64_t>(ops));
+    if (traced)
+        state.counters["records_per_op"] = static_cast<double>(records) / static_cast<double>(ops);
     state.counters["ns_per_op"] = benchmark::Counter(
         static_cast<double>(ops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
@@ -61,6 +66,11 @@ void BM_ChargePath_FullTracing(benchmark::State& state) {
     charge_path(state, true);
 }
 BENCHMARK(BM_ChargePath_FullTracing);
+
+void BM_ChargePath_FullTracingOperationClock(benchmark::State& state) {
+    charge_path(state, true, TraceClock::operation);
+}
+BENCHMARK(BM_ChargePath_FullTracingOperationClock);
 #endif
 
 } // namespace

@@ -61,6 +61,21 @@ TEST_F(CliC2c, TopLineHoldsUsageAndTheLimitsFalseShareWithIt) {
             limit_false_sharing = limit_false_sharing || p["load_hitm"].get<int>() > 0;
     EXPECT_TRUE(limit_false_sharing) << top.dump(2);
     EXPECT_GT(rep["traced_ops"].get<std::int64_t>(), 0);
+    EXPECT_EQ(rep["clock"], "operation") << "the default trace clock";
+}
+
+TEST_F(CliC2c, AccessClockIsStoredAndReported) {
+    TempDir dir;
+    const std::string db = (dir / "a.db").string();
+    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0+p1", "--threads", "2",
+                       "--iterations", "20000", "--trace-clock", "access", "--db", db},
+                      dir.path())
+                  .status,
+              0);
+    const CliResult r = run_cli({"report", "1", "--db", db}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Timestamps per                    :     access"), std::string::npos)
+        << r.out.substr(0, 2000);
 }
 
 // How many transfers a run sees depends on how often its two threads really ran at once, which

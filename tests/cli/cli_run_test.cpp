@@ -117,18 +117,19 @@ TEST_P(CliBadInput, FailsWithOneLineAndLeavesTheDatabaseUnchanged) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cli, CliBadInput,
-    ::testing::Values(std::vector<std::string>{"run", "no-such-workload"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--variant", "v9.9"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--duration", "soon"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--threads", "0"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--param", "depth=0"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--param", "nope=1"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--layout",
-                                               "page_counter=v1.0"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--layout",
-                                               "page_counter=/no/such.json"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--c2c", "psychic"},
-                      std::vector<std::string>{"run", "page-counter-charge", "--bogus-flag"}));
+    ::testing::Values(
+        std::vector<std::string>{"run", "no-such-workload"},
+        std::vector<std::string>{"run", "page-counter-charge", "--variant", "v9.9"},
+        std::vector<std::string>{"run", "page-counter-charge", "--duration", "soon"},
+        std::vector<std::string>{"run", "page-counter-charge", "--threads", "0"},
+        std::vector<std::string>{"run", "page-counter-charge", "--param", "depth=0"},
+        std::vector<std::string>{"run", "page-counter-charge", "--param", "nope=1"},
+        std::vector<std::string>{"run", "page-counter-charge", "--layout", "page_counter=v1.0"},
+        std::vector<std::string>{"run", "page-counter-charge", "--layout",
+                                 "page_counter=/no/such.json"},
+        std::vector<std::string>{"run", "page-counter-charge", "--c2c", "psychic"},
+        std::vector<std::string>{"run", "page-counter-charge", "--trace-clock", "sundial"},
+        std::vector<std::string>{"run", "page-counter-charge", "--bogus-flag"}));
 
 TEST(Cli, NonHitmapFileIsRefusedUntouched) {
     TempDir dir;

@@ -222,16 +222,18 @@ TEST(TraceBuffer, ZeroCapacityDropsEverything) {
     EXPECT_EQ(buffer.dropped_records(), 1u);
 }
 
-TEST(TraceBuffer, TscIsMonotonicWithinAThread) {
+class TraceClocks : public testing::TestWithParam<TraceClock> {};
+
+TEST_P(TraceClocks, TscIsMonotonicWithinAThread) {
     REQUIRE_PROBES();
     ObjectRegistry registry;
     ProbedObject pc(registry, "pc", pc_layout("v6.1"), 0);
     constexpr std::size_t kOps = 5000;
-    TraceBuffer buffer(kOps, TraceBuffer::read_tsc());
+    TraceBuffer buffer(kOps, TraceBuffer::read_tsc(), {}, GetParam());
     std::uint64_t elapsed = 0;
     run_pinned([&] {
+        const std::uint64_t start = TraceBuffer::read_tsc(); // the scope starts the clock
         ThreadTraceScope scope(&buffer);
-        const std::uint64_t start = TraceBuffer::read_tsc();
         for (std::size_t i = 0; i < kOps; ++i) {
             pc.add_return(pc::usage, 1, Site::page_counter_try_charge);
             buffer.end_operation();
@@ -245,6 +247,83 @@ TEST(TraceBuffer, TscIsMonotonicWithinAThread) {
     // Relative to the buffer's base, which was read before the first access.
     EXPECT_LE(records.back().tsc() - records.front().tsc(), elapsed);
     EXPECT_EQ(pc.peek(pc::usage), kOps);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothClocks, TraceClocks,
+                         testing::Values(TraceClock::access, TraceClock::operation),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+TEST(TraceBuffer, OperationClockSpreadsAnOperationsRecordsEvenlyOverIt) {
+    REQUIRE_PROBES();
+    ObjectRegistry registry;
+    ProbedObject pc(registry, "pc", pc_layout("v6.1"), 0);
+    const std::uint64_t base = TraceBuffer::read_tsc();
+    TraceBuffer buffer(64, base, {}, TraceClock::operation);
+    std::uint64_t before = 0, after = 0;
+    run_pinned([&] {
+        before = TraceBuffer::read_tsc() - base; // the scope starts the operation's interval
+        ThreadTraceScope scope(&buffer);
+        for (FieldId f : {pc::usage, pc::min, pc::low, pc::high})
+            pc.load(f, Site::page_counter_try_charge);
+        buffer.end_operation();
+        after = TraceBuffer::read_tsc() - base;
+    });
+    const auto r = buffer.records();
+    ASSERT_EQ(r.size(), 4u);
+    EXPECT_LE(before, r[0].tsc());
+    EXPECT_GE(after, r[3].tsc());
+    const auto gap = r[1].tsc() - r[0].tsc();
+    EXPECT_GT(gap, 0u) << "the records of one operation must not share a time";
+    for (std::size_t i = 2; i < r.size(); ++i)
+        EXPECT_NEAR(static_cast<double>(r[i].tsc() - r[i - 1].tsc()), static_cast<double>(gap),
+                    1.0);
+}
+
+TEST(TraceBuffer, OperationClockTimesOwnerOnlyRecordsWithTheNextSharedOperation) {
+    REQUIRE_PROBES();
+    ObjectRegistry registry;
+    ProbedObject pc(registry, "pc", pc_layout("v6.1"), 0);
+    ProbedObject stock(registry, "stock", *find_builtin_layout("memcg_stock_pcp", "v5.10"), 0);
+    stock.mark_owner_only();
+    TraceBuffer buffer(64, TraceBuffer::read_tsc(), {}, TraceClock::operation);
+    std::vector<TraceRecord> after_stock_only;
+    run_pinned([&] {
+        ThreadTraceScope scope(&buffer);
+        stock.load(stock::cached, Site::consume_stock);
+        stock.store(stock::nr_pages, 3, Site::consume_stock);
+        buffer.end_operation(); // a stock hit: no clock read, the records wait
+        const auto r = buffer.records();
+        after_stock_only.assign(r.begin(), r.end());
+        pc.add_return(pc::usage, 1, Site::page_counter_try_charge);
+        buffer.end_operation();
+    });
+    ASSERT_EQ(after_stock_only.size(), 2u);
+    EXPECT_EQ(after_stock_only[0].tsc(), after_stock_only[1].tsc())
+        << "an owner-only operation keeps the last stamp until a shared one reads the clock";
+    const auto r = buffer.records();
+    ASSERT_EQ(r.size(), 3u);
+    EXPECT_LT(r[0].tsc(), r[1].tsc());
+    EXPECT_LT(r[1].tsc(), r[2].tsc());
+    EXPECT_EQ(buffer.traced_operations(), 2u);
+}
+
+TEST(TraceBuffer, OperationClockStampsWaitingRecordsAtEveryCheckpoint) {
+    REQUIRE_PROBES();
+    ObjectRegistry registry;
+    ProbedObject stock(registry, "stock", *find_builtin_layout("memcg_stock_pcp", "v5.10"), 0);
+    stock.mark_owner_only();
+    TraceBuffer buffer(128, TraceBuffer::read_tsc(), {}, TraceClock::operation);
+    run_pinned([&] {
+        ThreadTraceScope scope(&buffer);
+        for (int op = 0; op < 64; ++op) {
+            stock.load(stock::nr_pages, Site::consume_stock);
+            buffer.end_operation();
+        }
+    });
+    // A cut by time (truncate_at_tsc) needs final times at checkpoints.
+    const auto r = buffer.records();
+    ASSERT_EQ(r.size(), 64u);
+    EXPECT_LT(r.front().tsc(), r.back().tsc());
 }
 
 TEST(TraceWindow, OpensForTheFirstPartOfEveryPeriodFromItsOrigin) {

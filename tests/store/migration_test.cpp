@@ -64,6 +64,29 @@ TEST(Migrations, OlderFileIsBackedUpThenMigrated) {
     EXPECT_TRUE(old.run(run_id));
 }
 
+// Traces recorded before the clock column existed were all timed per access.
+TEST(Migrations, TraceClockOfOlderTracesIsAccess) {
+    TempDir dir;
+    std::int64_t run_id = 0;
+    {
+        auto db = Database::open(dir / "hitmap.db", {}, schemas::migrations().first(2));
+        run_id = db.begin_run(testing::sample_run(db.upsert_machine(detect_machine(), "{}")));
+        SQLite::Statement insert(db.sql(),
+                                 "INSERT INTO run_trace (run_id, format, threads, records, "
+                                 "traced_ops, dropped_records, cpu_migrations, model_cpus, "
+                                 "line_size) VALUES (?, 'hitmap-trace-v1+zstd', 2, 10, 5, 0, 0, "
+                                 "'recorded', 64)");
+        insert.bind(1, run_id);
+        insert.exec();
+    }
+    auto db = Database::open(dir / "hitmap.db");
+    SQLite::Statement clock(db.sql(), "SELECT clock FROM run_trace WHERE run_id = ?");
+    clock.bind(1, run_id);
+    ASSERT_TRUE(clock.executeStep());
+    EXPECT_EQ(clock.getColumn(0).getString(), "access");
+    EXPECT_THROW(db.sql().exec("UPDATE run_trace SET clock = 'sundial'"), SQLite::Exception);
+}
+
 TEST(Migrations, FailingMigrationKeepsThePreviousVersion) {
     TempDir dir;
     const auto run_id = make_version_1(dir / "hitmap.db");
