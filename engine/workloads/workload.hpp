@@ -2,6 +2,7 @@
 // A workload replays one upstream investigation on the engine. It has named variants
 // (the configurations the investigation compared) and typed parameters with defaults.
 #include "engine/layout/layout.hpp"
+#include "engine/locks/lock_class_report.hpp"
 #include "engine/probe/object_registry.hpp"
 #include "engine/probe/trace_buffer.hpp"
 #include "engine/runtime/worker_pool.hpp"
@@ -68,7 +69,8 @@ struct WorkloadResult {
     nlohmann::json resolved_params; // every parameter, defaults filled in, layouts named
     nlohmann::json stats;           // workload-specific counters (stock hits, failures, ...)
     ObjectRegistry objects;
-    std::vector<ThreadTrace> traces; // empty unless tracing was on
+    std::vector<ThreadTrace> traces;    // empty unless tracing was on
+    std::vector<LockClassReport> locks; // the instrumented lock classes the workload used
 };
 
 class Workload {
