@@ -45,7 +45,7 @@ RingBuffer::~RingBuffer() {
         ::munmap(base_, length_);
 }
 
-SampleBatch RingBuffer::drain(std::uint64_t sample_type) {
+void RingBuffer::consume(const WindowParser& parse) {
     auto* meta = static_cast<perf_event_mmap_page*>(base_);
     const std::uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
     const std::uint64_t tail = meta->data_tail;
@@ -56,7 +56,15 @@ SampleBatch RingBuffer::drain(std::uint64_t sample_type) {
         std::uint64_t head;
         ~ReleaseOnExit() { __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE); }
     } release{meta, head};
-    return parse_sample_records(data, tail, head, sample_type);
+    parse(data, tail, head);
+}
+
+SampleBatch RingBuffer::drain(std::uint64_t sample_type) {
+    SampleBatch batch;
+    consume([&](std::span<const std::byte> data, std::uint64_t tail, std::uint64_t head) {
+        batch = parse_sample_records(data, tail, head, sample_type);
+    });
+    return batch;
 }
 
 } // namespace hitmap::perf

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 
 namespace hitmap::perf {
 
@@ -21,6 +23,11 @@ public:
     // Parses everything written since the last drain and hands that space back to the kernel
     // (also when it turns out corrupt, so one bad record does not wedge the ring).
     SampleBatch drain(std::uint64_t sample_type);
+    // The same for any record layout: parse(data area, tail, head) runs before the space is
+    // handed back.
+    using WindowParser = std::function<void(std::span<const std::byte> ring, std::uint64_t tail,
+                                            std::uint64_t head)>;
+    void consume(const WindowParser& parse);
 
 private:
     void* base_ = nullptr;

@@ -89,16 +89,11 @@ MemorySample parse_sample(std::span<const std::byte> body, std::uint64_t sample_
 
 } // namespace
 
-SampleBatch parse_sample_records(std::span<const std::byte> ring, std::uint64_t tail,
-                                 std::uint64_t head, std::uint64_t sample_type) {
-    if (const std::uint64_t unsupported = sample_type & ~supported_sample_type)
-        throw PerfInvalidConfig(
-            fmt::format("sample_type bits {:#x} have variable size; not parsed", unsupported));
+void for_each_record(std::span<const std::byte> ring, std::uint64_t tail, std::uint64_t head,
+                     const RecordVisitor& visit) {
     if (head < tail || head - tail > ring.size())
         throw PerfCorruptRecord(fmt::format("ring window [{}, {}) does not fit a {}-byte ring",
                                             tail, head, ring.size()));
-
-    SampleBatch batch;
     std::vector<std::byte> record;
     for (std::uint64_t pos = tail; pos < head;) {
         perf_event_header header{};
@@ -112,19 +107,33 @@ SampleBatch parse_sample_records(std::span<const std::byte> ring, std::uint64_t 
                                                 header.type, pos, header.size, head - pos));
         record.resize(header.size - sizeof(header));
         copy_out(ring, pos + sizeof(header), record.size(), record.data());
+        visit(header.type, record);
+        pos += header.size;
+    }
+}
 
-        if (header.type == PERF_RECORD_SAMPLE) {
-            batch.samples.push_back(parse_sample(record, sample_type));
-        } else if (header.type == PERF_RECORD_LOST) {
-            BodyReader lost(record);
-            lost.next(); // id
-            batch.lost_samples += lost.next();
+std::uint64_t lost_samples_in(std::span<const std::byte> lost_record_body) {
+    BodyReader lost(lost_record_body);
+    lost.next(); // id
+    return lost.next();
+}
+
+SampleBatch parse_sample_records(std::span<const std::byte> ring, std::uint64_t tail,
+                                 std::uint64_t head, std::uint64_t sample_type) {
+    if (const std::uint64_t unsupported = sample_type & ~supported_sample_type)
+        throw PerfInvalidConfig(
+            fmt::format("sample_type bits {:#x} have variable size; not parsed", unsupported));
+    SampleBatch batch;
+    for_each_record(ring, tail, head, [&](std::uint32_t type, std::span<const std::byte> body) {
+        if (type == PERF_RECORD_SAMPLE) {
+            batch.samples.push_back(parse_sample(body, sample_type));
+        } else if (type == PERF_RECORD_LOST) {
+            batch.lost_samples += lost_samples_in(body);
             ++batch.lost_records;
         } else {
             ++batch.other_records;
         }
-        pos += header.size;
-    }
+    });
     return batch;
 }
 

@@ -3,6 +3,7 @@
 // everything else is skipped and counted. Pure, so it is tested with synthetic buffers.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -34,5 +35,15 @@ struct SampleBatch {
 // PerfInvalidConfig. A record that does not fit its header or the window is PerfCorruptRecord.
 SampleBatch parse_sample_records(std::span<const std::byte> ring, std::uint64_t tail,
                                  std::uint64_t head, std::uint64_t sample_type);
+
+// The record walk under parse_sample_records, for callers with their own sample layout:
+// visit(type, body) for every record in [tail, head); the body excludes the header and is
+// contiguous even where the record wrapped. Throws PerfCorruptRecord as above.
+using RecordVisitor = std::function<void(std::uint32_t type, std::span<const std::byte> body)>;
+void for_each_record(std::span<const std::byte> ring, std::uint64_t tail, std::uint64_t head,
+                     const RecordVisitor& visit);
+
+// The sample count of a PERF_RECORD_LOST body.
+std::uint64_t lost_samples_in(std::span<const std::byte> lost_record_body);
 
 } // namespace hitmap::perf

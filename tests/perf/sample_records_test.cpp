@@ -1,6 +1,7 @@
 #include "collector/perf/errors.hpp"
 #include "collector/perf/sample_records.hpp"
 #include "collector/perf/sampler.hpp"
+#include "tests/perf/fake_ring.hpp"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -9,49 +10,10 @@
 namespace hitmap::perf {
 namespace {
 
-// Writes records into a small ring the way the kernel does: positions grow, bytes wrap.
-class FakeRing {
-public:
-    FakeRing(std::size_t size, std::uint64_t start)
-        : bytes_(size)
-        , tail_(start)
-        , head_(start) {}
-
-    void record(std::uint32_t type, const std::vector<std::uint64_t>& words) {
-        perf_event_header header{};
-        header.type = type;
-        header.misc = PERF_RECORD_MISC_USER;
-        header.size = static_cast<std::uint16_t>(sizeof(header) + words.size() * 8);
-        put(&header, sizeof(header));
-        for (std::uint64_t word : words)
-            put(&word, sizeof(word));
-    }
-
-    // A header whose size runs past what was written (a torn or corrupt record).
-    void bare_header(std::uint32_t type, std::uint16_t claimed_size) {
-        perf_event_header header{type, 0, claimed_size};
-        put(&header, sizeof(header));
-    }
-
-    SampleBatch parse(std::uint64_t sample_type) const {
-        return parse_sample_records(bytes_, tail_, head_, sample_type);
-    }
-    std::uint64_t tail() const { return tail_; }
-    std::uint64_t head() const { return head_; }
-    std::span<const std::byte> bytes() const { return bytes_; }
-
-private:
-    void put(const void* data, std::size_t n) {
-        const auto* in = static_cast<const std::byte*>(data);
-        for (std::size_t i = 0; i < n; ++i)
-            bytes_[(head_ + i) % bytes_.size()] = in[i];
-        head_ += n;
-    }
-
-    std::vector<std::byte> bytes_;
-    std::uint64_t tail_;
-    std::uint64_t head_;
-};
+// parse_sample_records over everything the fake ring holds.
+SampleBatch parse(const FakeRing& ring, std::uint64_t sample_type) {
+    return parse_sample_records(ring.bytes(), ring.tail(), ring.head(), sample_type);
+}
 
 std::uint64_t pack(std::uint32_t low, std::uint32_t high) {
     return static_cast<std::uint64_t>(high) << 32 | low;
@@ -89,7 +51,7 @@ TEST(ParseSampleRecords, SamplesLostAndOtherRecordsWithOneSampleWrappingTheEnd) 
     ring.record(PERF_RECORD_SAMPLE, sample_words(3));
     ASSERT_LE(ring.head() - ring.tail(), 256u);
 
-    const SampleBatch batch = ring.parse(memory_sample_type());
+    const SampleBatch batch = parse(ring, memory_sample_type());
     ASSERT_EQ(batch.samples.size(), 3u);
     for (std::uint64_t n = 1; n <= 3; ++n)
         expect_sample(batch.samples[n - 1], n);
@@ -101,14 +63,14 @@ TEST(ParseSampleRecords, SamplesLostAndOtherRecordsWithOneSampleWrappingTheEnd) 
 TEST(ParseSampleRecords, HeaderSplitAcrossTheEnd) {
     FakeRing ring(256, 252);
     ring.record(PERF_RECORD_SAMPLE, sample_words(5));
-    const SampleBatch batch = ring.parse(memory_sample_type());
+    const SampleBatch batch = parse(ring, memory_sample_type());
     ASSERT_EQ(batch.samples.size(), 1u);
     expect_sample(batch.samples[0], 5);
 }
 
 TEST(ParseSampleRecords, EmptyWindowIsEmpty) {
     const FakeRing ring(256, 1000);
-    const SampleBatch batch = ring.parse(memory_sample_type());
+    const SampleBatch batch = parse(ring, memory_sample_type());
     EXPECT_TRUE(batch.samples.empty());
     EXPECT_EQ(batch.lost_records + batch.other_records, 0u);
 }
@@ -124,7 +86,7 @@ TEST(ParseSampleRecords, SkipsFieldsItDoesNotKeep) {
                                      /*addr*/ 0xdead0, /*id*/ 9, pack(3, 0), /*period*/ 4000,
                                      /*weight struct*/ pack(250, 0x00120034), 0x10668100842,
                                      /*phys*/ 0x1234000});
-    const SampleBatch batch = ring.parse(type);
+    const SampleBatch batch = parse(ring, type);
     ASSERT_EQ(batch.samples.size(), 1u);
     const MemorySample& s = batch.samples[0];
     EXPECT_EQ(s.ip, 0x401000u);
@@ -139,22 +101,22 @@ TEST(ParseSampleRecords, SkipsFieldsItDoesNotKeep) {
 
 TEST(ParseSampleRecords, VariableSizeFieldsAreRejected) {
     const FakeRing ring(256, 0);
-    EXPECT_THROW(ring.parse(memory_sample_type() | PERF_SAMPLE_CALLCHAIN), PerfInvalidConfig);
-    EXPECT_THROW(ring.parse(PERF_SAMPLE_IP | PERF_SAMPLE_RAW), PerfInvalidConfig);
+    EXPECT_THROW(parse(ring, memory_sample_type() | PERF_SAMPLE_CALLCHAIN), PerfInvalidConfig);
+    EXPECT_THROW(parse(ring, PERF_SAMPLE_IP | PERF_SAMPLE_RAW), PerfInvalidConfig);
 }
 
 TEST(ParseSampleRecords, CorruptRecordsAreReported) {
     FakeRing overlong(256, 0);
     overlong.bare_header(PERF_RECORD_SAMPLE, 64);
-    EXPECT_THROW(overlong.parse(memory_sample_type()), PerfCorruptRecord);
+    EXPECT_THROW(parse(overlong, memory_sample_type()), PerfCorruptRecord);
 
     FakeRing empty_size(256, 0);
     empty_size.bare_header(PERF_RECORD_MMAP, 0);
-    EXPECT_THROW(empty_size.parse(memory_sample_type()), PerfCorruptRecord);
+    EXPECT_THROW(parse(empty_size, memory_sample_type()), PerfCorruptRecord);
 
     FakeRing short_sample(256, 0);
     short_sample.record(PERF_RECORD_SAMPLE, {0x400000, pack(1, 2)});
-    EXPECT_THROW(short_sample.parse(memory_sample_type()), PerfCorruptRecord);
+    EXPECT_THROW(parse(short_sample, memory_sample_type()), PerfCorruptRecord);
 
     const FakeRing ring(256, 0);
     EXPECT_THROW(parse_sample_records(ring.bytes(), 0, 512, memory_sample_type()),

@@ -1,0 +1,33 @@
+#pragma once
+// /proc/kallsyms as a lookup table, to name a lock address "symbol+0xoff" the way %pS does.
+// Only statically allocated locks resolve; a lock inside a heap object has no symbol.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hitmap::perf {
+
+class KernelSymbols {
+public:
+    // Parses kallsyms text ("ffffffff81000000 T _text", modules with a "[mod]" suffix).
+    // Addresses printed as zero (kptr_restrict hides them) leave the table empty.
+    static KernelSymbols parse(std::string_view text);
+    // Reads /proc/kallsyms; an empty table when it is unreadable.
+    static KernelSymbols load();
+
+    // "name+0xoff" for an address inside the kernel half of the address space that a symbol
+    // precedes; nullopt otherwise (heap addresses fall below the kernel image).
+    std::optional<std::string> describe(std::uint64_t address) const;
+    bool empty() const { return symbols_.empty(); }
+
+private:
+    struct Symbol {
+        std::uint64_t address;
+        std::string name;
+    };
+    std::vector<Symbol> symbols_; // sorted by address
+};
+
+} // namespace hitmap::perf
