@@ -1,5 +1,6 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
+#include "collector/cli/lock_report.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
@@ -33,26 +34,76 @@ std::string run_title(const store::RunRecord& run) {
                        run.ops ? std::to_string(*run.ops) : "-");
 }
 
+namespace {
+
+// `run --kernel-locks` leaves this metric: the number of kernel lock waits, or why none.
+std::optional<store::Metric> kernel_locks_metric(store::Database& db, std::int64_t run_id) {
+    for (auto& m : db.metrics(run_id))
+        if (m.name == "kernel_locks.contentions")
+            return m;
+    return std::nullopt;
+}
+
+void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
+    const auto tables = store::read_lock_tables(db.sql(), run.id);
+    const auto kernel = kernel_locks_metric(db, run.id);
+    if (tables.empty() && !kernel)
+        throw UsageError(fmt::format("run {} has no lock statistics ({} {} stored none)", run.id,
+                                     run.workload, run.variant));
+    const std::optional<std::string> kernel_absent = kernel && !kernel->available
+                                                         ? kernel->reason.value_or("unavailable")
+                                                         : std::optional<std::string>();
+    if (json) {
+        nlohmann::json j = {{"run",
+                             {{"id", run.id},
+                              {"workload", run.workload},
+                              {"variant", run.variant},
+                              {"threads", run.threads}}},
+                            {"lock_tables", lock_tables_json(tables)}};
+        if (kernel)
+            j["kernel_locks"] = {
+                {"requested", true},
+                {"available", kernel->available},
+                {"reason", kernel_absent ? nlohmann::json(*kernel_absent) : nlohmann::json()}};
+        fmt::print("{}\n", j.dump(2));
+    } else {
+        fmt::print("# {}\n", run_title(run));
+        if (kernel_absent)
+            fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n", *kernel_absent);
+        fmt::print("{}", format_lock_tables(tables));
+    }
+}
+
+} // namespace
+
 void add_report_command(CLI::App& app) {
     struct Options {
         std::int64_t run_id = 0;
         std::size_t lines = 10;
         bool all_lines = false;
+        bool locks = false;
         CommonOptions common;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = app.add_subcommand(
-        "report", "Print a run's cacheline report (perf c2c shape, with field names)");
+        "report", "Print a run's cacheline report (perf c2c shape, with field names) or, with "
+                  "--locks, its lock statistics");
     cmd->add_option("run", o->run_id, "Run id (see `hitmap-collect show`)")->required();
     cmd->add_option("--lines", o->lines, "Lines detailed in the Pareto section")
         ->capture_default_str();
-    cmd->add_flag("--all-lines", o->all_lines, "Also list lines without any transfer");
+    auto* all_lines =
+        cmd->add_flag("--all-lines", o->all_lines, "Also list lines without any transfer");
+    cmd->add_flag("--locks", o->locks,
+                  "Print the run's lock statistics (lock_stat 0.4 text) instead of cachelines")
+        ->excludes(all_lines);
     cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
     cmd->add_flag("--json", o->common.json, "Print JSON");
     cmd->callback([o] {
         store::Database db =
             store::Database::open(o->common.db, {.create_if_missing = false, .read_only = true});
         const store::RunRecord run = require_run(db, o->run_id);
+        if (o->locks)
+            return report_locks(db, run, o->common.json);
         const store::C2cData data = require_c2c(db, run);
         const report::C2cReportOptions options{o->lines, !o->all_lines};
         if (o->common.json) {

@@ -26,6 +26,7 @@ struct RunOptions {
     std::string trace_mb = "64";
     std::string trace_window;
     std::string trace_clock = "operation";
+    bool kernel_locks = false;
     std::string model_cpus = "recorded";
     std::string progress = "auto";
     CommonOptions common;
@@ -82,6 +83,7 @@ collector::RunRequest make_request(const RunOptions& o) {
     else
         throw UsageError(
             fmt::format("unknown --trace-clock '{}' (operation, access)", o.trace_clock));
+    r.kernel_locks = o.kernel_locks;
     if (o.model_cpus == "recorded")
         r.c2c.model_cpus = collector::ModelCpus::recorded;
     else if (o.model_cpus == "thread")
@@ -141,6 +143,9 @@ void add_run_command(CLI::App& app) {
                     "Record timestamps: one rdtsc per operation (records spread over it) or "
                     "per access (exact, slower)")
         ->capture_default_str();
+    cmd->add_flag("--kernel-locks", o->kernel_locks,
+                  "Trace the kernel's lock waits (lock:contention_begin/end) of the run's "
+                  "threads; needs tracefs and root or CAP_PERFMON, else the report says why");
     cmd->add_option("--model-cpus", o->model_cpus,
                     "Coherence model caches: recorded CPUs or one per thread")
         ->capture_default_str();

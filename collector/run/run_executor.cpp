@@ -2,8 +2,11 @@
 
 #include "collector/perf/pmu_capabilities.hpp"
 #include "collector/run/cancel.hpp"
+#include "collector/run/engine_locks.hpp"
+#include "collector/run/kernel_locks.hpp"
 #include "collector/run/software_c2c.hpp"
 #include "collector/run/thread_counters.hpp"
+#include "collector/run/thread_hooks.hpp"
 #include "collector/store/database.hpp"
 #include "engine/workloads/workload.hpp"
 
@@ -116,10 +119,14 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
     progress_.begin(index, total, label);
     try {
         ThreadCounters counters(plan.threads);
+        std::optional<KernelLockCollector> kernel_locks;
+        std::vector<engine::ThreadHooks> hooks{counters.hooks()};
+        if (request.kernel_locks)
+            hooks.push_back(kernel_locks.emplace(plan.threads).hooks());
         engine::WorkloadResult result;
         {
             ProgressTicker ticker(progress_, request.stop);
-            result = workload.run(config, counters.hooks());
+            result = workload.run(config, chain_hooks(std::move(hooks)));
         }
         if (cancel_requested().load()) {
             // Stored as cancelled, without the analysis: the user asked to stop now.
@@ -152,6 +159,25 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             outcome.metrics.push_back(
                 metric(fmt::format("ops.thread{}", t), double(result.ops_per_thread[t]), "ops"));
 
+        std::vector<store::LockData> lock_tables;
+        if (!result.locks.empty())
+            lock_tables.push_back(engine_lock_data(result.locks));
+        if (kernel_locks) {
+            // The reason goes where the report looks for it: a metric without a value.
+            const auto reason = kernel_locks->unavailable_reason();
+            const perf::KernelLockSummary waits = kernel_locks->summary();
+            std::uint64_t contentions = 0;
+            for (const auto& l : waits.locks)
+                contentions += l.contentions;
+            outcome.metrics.push_back(
+                store::Metric{"kernel_locks.contentions",
+                              reason ? std::nullopt : std::optional<double>(double(contentions)),
+                              "count", !reason, reason});
+            if (!reason)
+                lock_tables.push_back(
+                    store::LockData{store::LockSource::kernel, kernel_lock_report(waits), {}});
+        }
+
         const std::string resolved = result.resolved_params.dump();
         const std::int64_t run_id = summary.run_id;
         std::optional<store::C2cData> c2c_data;
@@ -172,6 +198,8 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             update.exec();
             if (c2c_data)
                 store::write_c2c(sql, run_id, *c2c_data);
+            for (const auto& table : lock_tables)
+                store::write_lock_tables(sql, run_id, table);
         });
         summary.ok = true;
         progress_.end(true, fmt::format("{:.0f} ops/s", summary.ops_per_s));

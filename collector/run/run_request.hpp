@@ -32,6 +32,7 @@ struct RunRequest {
     nlohmann::json params = nlohmann::json::object();
     std::map<std::string, engine::Layout> layouts;
     C2cOptions c2c;
+    bool kernel_locks = false; // trace the kernel's lock waits of the run's threads
 };
 
 // One planned run: a combination of variant and thread count, and its repetition.

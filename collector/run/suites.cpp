@@ -25,6 +25,18 @@ RunRequest all_variants(const std::string& workload, std::chrono::nanoseconds du
     return r;
 }
 
+// One request per registered workload, so a new workload joins the suites by registering.
+std::vector<RunRequest> every_workload(std::chrono::nanoseconds duration, bool all_cpus_only) {
+    std::vector<RunRequest> requests;
+    for (const engine::Workload* w : engine::all_workloads()) {
+        RunRequest r = all_variants(w->info().name, duration);
+        if (all_cpus_only)
+            r.threads = {one_and_all_cpus().back()};
+        requests.push_back(std::move(r));
+    }
+    return requests;
+}
+
 } // namespace
 
 std::vector<Suite> builtin_suites() {
@@ -32,12 +44,9 @@ std::vector<Suite> builtin_suites() {
     return {
         {"default",
          "every variant of every workload at 1 thread and all CPUs, 1 s each, software c2c",
-         {all_variants("page-counter-charge", 1s)}},
-        {"quick", "every variant of every workload at all CPUs, 200 ms each (smoke test)", {[] {
-             RunRequest r = all_variants("page-counter-charge", 200ms);
-             r.threads = {one_and_all_cpus().back()};
-             return r;
-         }()}},
+         every_workload(1s, false)},
+        {"quick", "every variant of every workload at all CPUs, 200 ms each (smoke test)",
+         every_workload(200ms, true)},
     };
 }
 

@@ -125,27 +125,27 @@ TEST_F(RunsTest, FilterSelectsByWorkloadVariantStatusAndIds) {
 }
 
 TEST_F(RunsTest, ExtraWritesCommitWithTheRun) {
-    db.sql().exec("CREATE TABLE lock_point (run_id INTEGER REFERENCES run (id), name TEXT)");
+    db.sql().exec("CREATE TABLE scratch_extra (run_id INTEGER REFERENCES run (id), name TEXT)");
     const auto id = db.begin_run(sample_run(machine_id));
 
     db.finish_run(id, {}, [&](SQLite::Database& sql) {
-        SQLite::Statement insert(sql, "INSERT INTO lock_point VALUES (?, 'memcg->lock')");
+        SQLite::Statement insert(sql, "INSERT INTO scratch_extra VALUES (?, 'memcg->lock')");
         insert.bind(1, id);
         insert.exec();
     });
 
     EXPECT_EQ(db.run(id)->status, RunStatus::complete);
-    EXPECT_EQ(count("lock_point"), 1);
+    EXPECT_EQ(count("scratch_extra"), 1);
 }
 
 TEST_F(RunsTest, ThrowingExtraRollsEverythingBack) {
-    db.sql().exec("CREATE TABLE lock_point (run_id INTEGER REFERENCES run (id), name TEXT)");
+    db.sql().exec("CREATE TABLE scratch_extra (run_id INTEGER REFERENCES run (id), name TEXT)");
     const auto id = db.begin_run(sample_run(machine_id));
     const RunOutcome outcome{.ops = 10, .metrics = {{.name = "hitm", .value = 1}}};
 
     EXPECT_THROW(db.finish_run(id, outcome,
                                [](SQLite::Database& sql) {
-                                   sql.exec("INSERT INTO lock_point VALUES (1, 'x')");
+                                   sql.exec("INSERT INTO scratch_extra VALUES (1, 'x')");
                                    throw std::runtime_error("c2c writer failed");
                                }),
                  std::runtime_error);
@@ -155,7 +155,7 @@ TEST_F(RunsTest, ThrowingExtraRollsEverythingBack) {
     EXPECT_FALSE(run->ops);
     EXPECT_FALSE(run->finished_at);
     EXPECT_EQ(count("run_metric"), 0);
-    EXPECT_EQ(count("lock_point"), 0);
+    EXPECT_EQ(count("scratch_extra"), 0);
 
     db.finish_run(id, outcome);
     EXPECT_EQ(db.run(id)->status, RunStatus::complete);

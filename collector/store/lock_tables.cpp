@@ -1,0 +1,418 @@
+#include "collector/store/lock_tables.hpp"
+
+#include "collector/store/errors.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <array>
+#include <charconv>
+#include <fmt/format.h>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <type_traits>
+
+namespace hitmap::store {
+
+namespace {
+
+constexpr const char* kIdentityColumns =
+    "class_position, name, name_version, subclass, key, class_format, lock_type, pid, "
+    "lock_address, side";
+constexpr const char* kCounterColumns =
+    "con_bounces, contentions, wait_min_ns, wait_max_ns, wait_total_ns, wait_avg_ns, "
+    "acq_bounces, acquisitions, hold_min_ns, hold_max_ns, hold_total_ns, hold_avg_ns";
+constexpr int kIdentityColumnCount = 10;
+constexpr int kCounterColumnCount = 12;
+
+constexpr std::array kSources = {LockSource::engine, LockSource::kernel, LockSource::lockstat,
+                                 LockSource::perf_lock};
+constexpr std::array kFormats = {
+    locks::LockFormat::lockstat_v03,         locks::LockFormat::lockstat_v04,
+    locks::LockFormat::perf_lock_contention, locks::LockFormat::perf_lock_contention_csv,
+    locks::LockFormat::perf_lock_report,     locks::LockFormat::mutrace,
+    locks::LockFormat::illumos_lockstat,     locks::LockFormat::unknown};
+constexpr std::array kKeys = {locks::LockKey::lock_class,   locks::LockKey::lock_name,
+                              locks::LockKey::caller,       locks::LockKey::task,
+                              locks::LockKey::lock_address, locks::LockKey::cgroup};
+
+// --- writing ------------------------------------------------------------------------------
+
+std::int64_t to_sql(std::uint64_t value, std::string_view what) {
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        throw LockValueOutOfRange(
+            fmt::format("{} {} does not fit the store's signed 64-bit integers", what, value));
+    return static_cast<std::int64_t>(value);
+}
+
+// Kernel addresses are above 2^63: kept as text rather than as a negative integer.
+std::string address_text(std::uint64_t address) {
+    return fmt::format("{:#x}", address);
+}
+
+class Binder {
+public:
+    explicit Binder(SQLite::Statement& st)
+        : st_(st) {}
+
+    Binder& text(const std::string& v) { return st_.bind(next_++, v), *this; }
+    Binder& integer(std::int64_t v) { return st_.bind(next_++, v), *this; }
+    Binder& null() { return st_.bind(next_++), *this; }
+    Binder& count(std::uint64_t v, std::string_view what) { return integer(to_sql(v, what)); }
+
+    template <class T> Binder& optional(const std::optional<T>& v) {
+        if (!v)
+            return null();
+        if constexpr (std::is_same_v<T, std::string>)
+            return text(*v);
+        else if constexpr (std::is_same_v<T, std::uint64_t>)
+            return count(*v, "lock counter");
+        else
+            return integer(static_cast<std::int64_t>(*v));
+    }
+    Binder& optional_address(const std::optional<std::uint64_t>& v) {
+        return v ? text(address_text(*v)) : null();
+    }
+
+private:
+    SQLite::Statement& st_;
+    int next_ = 1;
+};
+
+void bind_times(Binder& b, const locks::LockTimes& t) {
+    b.optional(t.min_ns).optional(t.max_ns).optional(t.total_ns).optional(t.avg_ns);
+}
+
+void bind_counters(Binder& b, const locks::LockCounters* c) {
+    if (!c) {
+        for (int i = 0; i < kCounterColumnCount; ++i)
+            b.null();
+        return;
+    }
+    b.optional(c->con_bounces).optional(c->contentions);
+    bind_times(b, c->wait);
+    b.optional(c->acq_bounces).optional(c->acquisitions);
+    bind_times(b, c->hold);
+}
+
+std::string placeholders(int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i)
+        s += i ? ", ?" : "?";
+    return s;
+}
+
+std::int64_t insert_table(SQLite::Database& sql, std::int64_t run_id, const LockData& data) {
+    SQLite::Statement next(
+        sql, "SELECT coalesce(max(position) + 1, 0) FROM lock_table WHERE run_id = ?");
+    next.bind(1, run_id);
+    next.executeStep();
+    const locks::LockStatReport& r = data.report;
+    SQLite::Statement st(sql, "INSERT INTO lock_table (run_id, position, source, format, version, "
+                              "caption, has_header, lockdep_disabled, excerpt, notes_json) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    Binder(st)
+        .integer(run_id)
+        .integer(next.getColumn(0).getInt64())
+        .text(std::string(to_string(data.source)))
+        .text(std::string(locks::to_string(r.format)))
+        .text(r.version)
+        .optional(r.caption)
+        .integer(r.has_header)
+        .integer(r.lockdep_disabled)
+        .integer(r.excerpt)
+        .text(nlohmann::json(r.notes).dump());
+    st.exec();
+    return sql.getLastInsertRowid();
+}
+
+void insert_class(SQLite::Statement& st, std::int64_t table_id, std::int64_t run_id,
+                  std::int64_t position, const locks::LockClassStats& c) {
+    // side null: the class is listed without statistics, which must read back as such.
+    const auto insert = [&](const char* side, const locks::LockCounters* counters) {
+        Binder b(st);
+        b.integer(table_id).integer(run_id).integer(position).text(c.name);
+        b.optional(c.name_version).optional(c.subclass);
+        b.text(std::string(locks::to_string(c.key))).text(std::string(locks::to_string(c.source)));
+        b.optional(c.lock_type).optional(c.pid).optional_address(c.lock_address);
+        if (side)
+            b.text(side);
+        else
+            b.null();
+        bind_counters(b, counters);
+        st.exec();
+        st.reset();
+    };
+    if (c.write)
+        insert("write", &*c.write);
+    if (c.read)
+        insert("read", &*c.read);
+    if (!c.write && !c.read)
+        insert(nullptr, nullptr);
+}
+
+void insert_points(SQLite::Statement& st, std::int64_t table_id, std::int64_t position,
+                   const locks::LockClassStats& c) {
+    const std::pair<const char*, const std::vector<locks::LockPoint>*> lists[] = {
+        {"contention", &c.contention_points}, {"contending", &c.contending_points}};
+    for (const auto& [kind, points] : lists)
+        for (std::size_t i = 0; i < points->size(); ++i) {
+            const locks::LockPoint& p = (*points)[i];
+            Binder(st)
+                .integer(table_id)
+                .integer(position)
+                .text(kind)
+                .integer(static_cast<std::int64_t>(i))
+                .count(p.count, "lock point count")
+                .optional_address(p.address)
+                .text(p.symbol);
+            st.exec();
+            st.reset();
+        }
+    for (std::size_t i = 0; i < c.stack.size(); ++i) {
+        Binder(st)
+            .integer(table_id)
+            .integer(position)
+            .text("stack")
+            .integer(static_cast<std::int64_t>(i))
+            .null()
+            .text(address_text(c.stack[i].address))
+            .text(c.stack[i].symbol);
+        st.exec();
+        st.reset();
+    }
+}
+
+void insert_histograms(SQLite::Database& sql, std::int64_t table_id, const LockData& data) {
+    SQLite::Statement st(
+        sql, "INSERT INTO lock_wait_hist (table_id, class_name, log2, count) VALUES (?, ?, ?, ?)");
+    for (const auto& [name, hist] : data.histograms)
+        for (std::size_t i = 0; i < hist.counts.size(); ++i) {
+            if (hist.counts[i] == 0)
+                continue;
+            Binder(st)
+                .integer(table_id)
+                .text(name)
+                .integer(static_cast<std::int64_t>(i))
+                .count(hist.counts[i], "wait histogram count");
+            st.exec();
+            st.reset();
+        }
+}
+
+// --- reading ------------------------------------------------------------------------------
+
+class Reader {
+public:
+    Reader(SQLite::Database& sql, SQLite::Statement& st, int first)
+        : sql_(sql)
+        , st_(st)
+        , next_(first) {}
+
+    bool is_null() const { return st_.getColumn(next_).isNull(); }
+    std::string text() { return st_.getColumn(next_++).getString(); }
+    std::int64_t integer() { return st_.getColumn(next_++).getInt64(); }
+    std::uint64_t count() {
+        const std::int64_t v = integer();
+        if (v < 0)
+            corrupt(fmt::format("negative count {}", v));
+        return static_cast<std::uint64_t>(v);
+    }
+    std::uint64_t address() {
+        const std::string t = text();
+        std::uint64_t v = 0;
+        const char* begin = t.data() + std::min<std::size_t>(2, t.size());
+        const auto [end, ec] = std::from_chars(begin, t.data() + t.size(), v, 16);
+        if (!t.starts_with("0x") || ec != std::errc() || end != t.data() + t.size())
+            corrupt(fmt::format("malformed address '{}'", t));
+        return v;
+    }
+    template <class T> std::optional<T> optional() {
+        if (is_null())
+            return (++next_, std::nullopt);
+        if constexpr (std::is_same_v<T, std::string>)
+            return text();
+        else if constexpr (std::is_same_v<T, std::uint64_t>)
+            return count();
+        else
+            return static_cast<T>(integer());
+    }
+    std::optional<std::uint64_t> optional_address() {
+        if (is_null())
+            return (++next_, std::nullopt);
+        return address();
+    }
+    template <class E, std::size_t N> E named(const std::array<E, N>& all, std::string_view what) {
+        const std::string t = text();
+        for (E e : all)
+            if (to_name(e) == t)
+                return e;
+        corrupt(fmt::format("unknown {} '{}'", what, t));
+    }
+
+    [[noreturn]] void corrupt(const std::string& detail) const {
+        throw CorruptDatabase(sql_.getFilename(), fmt::format("lock tables: {}", detail));
+    }
+
+private:
+    static std::string_view to_name(LockSource s) { return to_string(s); }
+    static std::string_view to_name(locks::LockFormat f) { return locks::to_string(f); }
+    static std::string_view to_name(locks::LockKey k) { return locks::to_string(k); }
+
+    SQLite::Database& sql_;
+    SQLite::Statement& st_;
+    int next_;
+};
+
+locks::LockTimes read_times(Reader& r) {
+    locks::LockTimes t;
+    t.min_ns = r.optional<std::int64_t>();
+    t.max_ns = r.optional<std::int64_t>();
+    t.total_ns = r.optional<std::int64_t>();
+    t.avg_ns = r.optional<std::int64_t>();
+    return t;
+}
+
+locks::LockCounters read_counters(Reader& r) {
+    locks::LockCounters c;
+    c.con_bounces = r.optional<std::uint64_t>();
+    c.contentions = r.optional<std::uint64_t>();
+    c.wait = read_times(r);
+    c.acq_bounces = r.optional<std::uint64_t>();
+    c.acquisitions = r.optional<std::uint64_t>();
+    c.hold = read_times(r);
+    return c;
+}
+
+void read_classes(SQLite::Database& sql, std::int64_t table_id, locks::LockStatReport& report) {
+    SQLite::Statement st(sql, fmt::format("SELECT {}, {} FROM lock_class_stat WHERE table_id = ? "
+                                          "ORDER BY class_position, side DESC",
+                                          kIdentityColumns, kCounterColumns));
+    st.bind(1, table_id);
+    std::optional<std::int64_t> current;
+    while (st.executeStep()) {
+        Reader r(sql, st, 0);
+        const std::int64_t position = r.integer();
+        if (position != current) {
+            current = position;
+            locks::LockClassStats& c = report.classes.emplace_back();
+            c.name = r.text();
+            c.name_version = r.optional<unsigned>();
+            c.subclass = r.optional<unsigned>();
+            c.key = r.named(kKeys, "lock key");
+            c.source = r.named(kFormats, "lock format");
+            c.lock_type = r.optional<std::string>();
+            c.pid = r.optional<std::int64_t>();
+            c.lock_address = r.optional_address();
+        }
+        Reader sides(sql, st, kIdentityColumnCount - 1);
+        const std::optional<std::string> side = sides.optional<std::string>();
+        if (!side)
+            continue;
+        (*side == "read" ? report.classes.back().read : report.classes.back().write) =
+            read_counters(sides);
+    }
+}
+
+void read_points(SQLite::Database& sql, std::int64_t table_id, locks::LockStatReport& report) {
+    // Class positions are the indexes of report.classes, as written.
+    SQLite::Statement st(sql, "SELECT class_position, kind, count, address, symbol FROM "
+                              "lock_point WHERE table_id = ? ORDER BY class_position, kind, "
+                              "position");
+    st.bind(1, table_id);
+    while (st.executeStep()) {
+        Reader r(sql, st, 0);
+        const std::int64_t position = r.integer();
+        if (position < 0 || static_cast<std::size_t>(position) >= report.classes.size())
+            r.corrupt(
+                fmt::format("a lock point names class {} of {}", position, report.classes.size()));
+        locks::LockClassStats& c = report.classes[static_cast<std::size_t>(position)];
+        const std::string kind = r.text();
+        if (kind == "stack") {
+            r.optional<std::uint64_t>(); // frames have no count
+            const std::uint64_t address = r.address();
+            c.stack.push_back({address, r.text()});
+            continue;
+        }
+        locks::LockPoint p;
+        p.count = r.count();
+        p.address = r.optional_address();
+        p.symbol = r.text();
+        (kind == "contending" ? c.contending_points : c.contention_points).push_back(p);
+    }
+}
+
+std::map<std::string, locks::WaitHistogram> read_histograms(SQLite::Database& sql,
+                                                            std::int64_t table_id) {
+    SQLite::Statement st(sql,
+                         "SELECT class_name, log2, count FROM lock_wait_hist WHERE table_id = ?");
+    st.bind(1, table_id);
+    std::map<std::string, locks::WaitHistogram> histograms;
+    while (st.executeStep()) {
+        Reader r(sql, st, 0);
+        locks::WaitHistogram& h = histograms[r.text()];
+        const std::uint64_t bucket = r.count();
+        if (bucket >= locks::WaitHistogram::kBuckets)
+            r.corrupt(fmt::format("wait histogram bucket {}", bucket));
+        h.counts[bucket] = r.count();
+    }
+    return histograms;
+}
+
+} // namespace
+
+std::string_view to_string(LockSource source) {
+    switch (source) {
+    case LockSource::engine:
+        return "engine";
+    case LockSource::kernel:
+        return "kernel";
+    case LockSource::lockstat:
+        return "lockstat";
+    case LockSource::perf_lock:
+        break;
+    }
+    return "perf-lock";
+}
+
+void write_lock_tables(SQLite::Database& sql, std::int64_t run_id, const LockData& data) {
+    const std::int64_t table_id = insert_table(sql, run_id, data);
+    SQLite::Statement cls(
+        sql, fmt::format("INSERT INTO lock_class_stat (table_id, run_id, {}, {}) VALUES ({})",
+                         kIdentityColumns, kCounterColumns,
+                         placeholders(2 + kIdentityColumnCount + kCounterColumnCount)));
+    SQLite::Statement points(sql, "INSERT INTO lock_point (table_id, class_position, kind, "
+                                  "position, count, address, symbol) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    const auto& classes = data.report.classes;
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        insert_class(cls, table_id, run_id, static_cast<std::int64_t>(i), classes[i]);
+        insert_points(points, table_id, static_cast<std::int64_t>(i), classes[i]);
+    }
+    insert_histograms(sql, table_id, data);
+}
+
+std::vector<LockData> read_lock_tables(SQLite::Database& sql, std::int64_t run_id) {
+    SQLite::Statement st(sql, "SELECT id, source, format, version, caption, has_header, "
+                              "lockdep_disabled, excerpt, notes_json FROM lock_table "
+                              "WHERE run_id = ? ORDER BY position");
+    st.bind(1, run_id);
+    std::vector<LockData> tables;
+    while (st.executeStep()) {
+        Reader r(sql, st, 0);
+        const std::int64_t table_id = r.integer();
+        LockData& d = tables.emplace_back();
+        d.source = r.named(kSources, "lock source");
+        locks::LockStatReport& rep = d.report;
+        rep.format = r.named(kFormats, "lock format");
+        rep.version = r.text();
+        rep.caption = r.optional<std::string>();
+        rep.has_header = r.integer() != 0;
+        rep.lockdep_disabled = r.integer() != 0;
+        rep.excerpt = r.integer() != 0;
+        rep.notes = nlohmann::json::parse(r.text()).get<std::vector<std::string>>();
+        read_classes(sql, table_id, rep);
+        read_points(sql, table_id, rep);
+        d.histograms = read_histograms(sql, table_id);
+    }
+    return tables;
+}
+
+} // namespace hitmap::store

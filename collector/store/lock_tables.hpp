@@ -1,0 +1,53 @@
+#pragma once
+// The lock-statistics tables of a run (schemas/migrations/0004_locks.sql): written inside the
+// run's finishing transaction (Database::finish_run's `extra`), read back for reports and the
+// GUI. What was written reads back equal, absent values included.
+#include "collector/locks/lock_stats.hpp"
+#include "collector/locks/wait_histogram.hpp"
+
+#include <SQLiteCpp/Database.h>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hitmap::store {
+
+// Where a table of lock statistics came from.
+enum class LockSource {
+    engine,    // the engine's instrumented locks, measured by this run
+    kernel,    // /proc/lock_stat read around this run
+    lockstat,  // imported /proc/lock_stat text
+    perf_lock, // imported perf lock contention / report output
+};
+
+// The text stored in lock_table.source: "engine", "kernel", "lockstat", "perf-lock".
+std::string_view to_string(LockSource source);
+
+struct LockData {
+    LockSource source = LockSource::engine;
+    locks::LockStatReport report;
+    // Log2 wait-time histograms by class name. A histogram without samples is not stored, so
+    // it reads back as no entry.
+    std::map<std::string, locks::WaitHistogram> histograms;
+
+    bool operator==(const LockData&) const = default;
+};
+
+// A count, counter or histogram bucket above SQLite's signed 64-bit range. Thrown before the
+// offending row is written; inside finish_run the whole transaction is then dropped.
+class LockValueOutOfRange : public std::out_of_range {
+public:
+    using std::out_of_range::out_of_range;
+};
+
+// Appends one table to the run's lock tables (after the ones it already has).
+void write_lock_tables(SQLite::Database& sql, std::int64_t run_id, const LockData& data);
+// The run's tables in the order written; empty when the run has none. A stored value that no
+// longer decodes throws CorruptDatabase.
+std::vector<LockData> read_lock_tables(SQLite::Database& sql, std::int64_t run_id);
+
+} // namespace hitmap::store
