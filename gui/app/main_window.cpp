@@ -6,6 +6,7 @@
 #include "gui/views/compare_view.hpp"
 #include "gui/views/empty_state.hpp"
 #include "gui/views/line_detail_view.hpp"
+#include "gui/views/locks_view.hpp"
 #include "gui/views/run_browser.hpp"
 #include "gui/views/run_dialog.hpp"
 #include "gui/views/scaling_view.hpp"
@@ -40,7 +41,8 @@ MainWindow::MainWindow(QWidget* parent)
     , cachelines_(new CachelineTable(this))
     , detail_(new LineDetailView(this))
     , compare_(new CompareView(this))
-    , scaling_(new ScalingView(this)) {
+    , scaling_(new ScalingView(this))
+    , locks_(new LocksView(this)) {
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(cachelines_);
     split->addWidget(detail_);
@@ -49,6 +51,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(split, tr("Cachelines"));
     tabs_->addTab(compare_, tr("Compare"));
     tabs_->addTab(scaling_, tr("Scaling"));
+    tabs_->addTab(locks_, tr("Locks"));
     stack_->addWidget(empty_);
     stack_->addWidget(tabs_);
     setCentralWidget(stack_);
@@ -173,6 +176,7 @@ void MainWindow::showRun(std::shared_ptr<const RunDetail> detail) {
     detail_->clear();
     cachelines_->setRun(run_);
     cachelines_->selectRank(0);
+    locks_->setRun(run_);
     emit runShown(run_->run.id);
 }
 
@@ -195,10 +199,11 @@ void MainWindow::exportViewPng() {
 void MainWindow::exportChartSvg() {
     QChartView* view = tabs_->currentIndex() == ScalingTab   ? scaling_->chartView()
                        : tabs_->currentIndex() == CompareTab ? compare_->chartView()
+                       : tabs_->currentIndex() == LocksTab   ? locks_->chartView()
                                                              : nullptr;
     if (!view) {
         QMessageBox::information(this, tr("Export chart"),
-                                 tr("The Compare and Scaling tabs have charts to export."));
+                                 tr("The Compare, Scaling and Locks tabs have charts to export."));
         return;
     }
     const QString path =

@@ -18,13 +18,14 @@ class CachelineTable;
 class CompareView;
 class EmptyState;
 class LineDetailView;
+class LocksView;
 class RunBrowser;
 class ScalingView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { CachelinesTab, CompareTab, ScalingTab };
+    enum Tab { CachelinesTab, CompareTab, ScalingTab, LocksTab };
 
     explicit MainWindow(QWidget* parent = nullptr);
 
@@ -39,6 +40,7 @@ public:
     LineDetailView* lineDetail() const { return detail_; }
     CompareView* compare() const { return compare_; }
     ScalingView* scaling() const { return scaling_; }
+    LocksView* locks() const { return locks_; }
     const std::vector<store::RunRecord>& runs() const { return runs_; }
     std::shared_ptr<const RunDetail> currentRun() const { return run_; }
     bool showingEmptyState() const;
@@ -70,6 +72,7 @@ private:
     LineDetailView* detail_;
     CompareView* compare_;
     ScalingView* scaling_;
+    LocksView* locks_;
     QMenu* recent_;
     std::vector<store::RunRecord> runs_;
     std::shared_ptr<const RunDetail> run_;

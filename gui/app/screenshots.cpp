@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QThread>
 #include <algorithm>
 #include <stdexcept>
@@ -105,6 +106,32 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
     window.showTab(MainWindow::ScalingTab);
     settle(window);
     save(&window, QStringLiteral("scaling.png"));
+
+    // Seed 003: the 2009 res_counter lock, one charge per page against Kamezawa's precharge.
+    const auto variant_run = [&](const char* variant) -> const store::RunRecord* {
+        const store::RunRecord* best = nullptr;
+        for (const auto& r : window.runs())
+            if (r.workload == "res-counter-charge" && r.variant == variant &&
+                r.status == store::RunStatus::complete && (!best || r.threads > best->threads))
+                best = &r;
+        return best;
+    };
+    const store::RunRecord* per_page = variant_run("per-page");
+    const store::RunRecord* precharge = variant_run("precharge");
+    if (per_page) {
+        window.showTab(MainWindow::LocksTab);
+        window.runBrowser()->selectRun(per_page->id);
+        settle(window);
+        save(&window, QStringLiteral("locks.png"));
+    }
+    if (per_page && precharge) {
+        window.showTab(MainWindow::CompareTab);
+        window.compare()->setPair(per_page->id, precharge->id);
+        settle(window);
+        window.compare()->sections()->setCurrentIndex(1);
+        QCoreApplication::processEvents();
+        save(&window, QStringLiteral("locks-compare.png"));
+    }
     return written;
 }
 

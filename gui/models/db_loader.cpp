@@ -20,7 +20,12 @@ RunDetail detail_of(store::Database& db, qint64 run_id) {
     auto run = db.run(run_id);
     if (!run)
         throw std::runtime_error("run " + std::to_string(run_id) + " is not in the database");
-    return {*run, store::read_c2c(db.sql(), run_id)};
+    RunDetail detail{
+        *run, store::read_c2c(db.sql(), run_id), store::read_lock_tables(db.sql(), run_id), {}};
+    for (const store::Metric& m : db.metrics(run_id))
+        if (m.name == "kernel_locks.contentions" && !m.available)
+            detail.kernel_locks_unavailable = m.reason.value_or("unavailable");
+    return detail;
 }
 
 // The newest stored prediction (`predict --store`) of `before`'s trace at `after`'s threads.

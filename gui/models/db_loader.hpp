@@ -4,6 +4,7 @@
 // result whose generation was superseded while it was loading is dropped.
 #include "collector/report/prediction.hpp"
 #include "collector/store/c2c_tables.hpp"
+#include "collector/store/lock_tables.hpp"
 #include "collector/store/records.hpp"
 
 #include <QObject>
@@ -22,7 +23,10 @@ struct RunList {
 
 struct RunDetail {
     store::RunRecord run;
-    std::optional<store::C2cData> c2c; // nullopt: collected without c2c
+    std::optional<store::C2cData> c2c;  // nullopt: collected without c2c
+    std::vector<store::LockData> locks; // engine, kernel or imported lock tables
+    // Why `run --kernel-locks` stored no kernel rows (no tracefs, no privilege, ...).
+    std::optional<std::string> kernel_locks_unavailable;
 };
 
 struct CompareData {

@@ -28,7 +28,8 @@ QVariant TableModel::data(const QModelIndex& index, int role) const {
     if (role == HeatRole) {
         if (!c.heat || c.max <= 0)
             return {};
-        return c.data(index.row(), SortRole).toDouble() / c.max;
+        // Below zero is how a column sorts an absent value last: no bar.
+        return std::max(0.0, c.data(index.row(), SortRole).toDouble()) / c.max;
     }
     if (role == Qt::TextAlignmentRole) {
         const QVariant raw = c.data(index.row(), SortRole);

@@ -3,6 +3,7 @@
 #include "collector/report/c2c_report.hpp"
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
+#include "gui/models/lock_rows.hpp"
 #include "gui/models/strip_layout.hpp"
 #include "gui/models/table_model.hpp"
 #include "gui/views/strip_widget.hpp"
@@ -16,6 +17,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <map>
@@ -104,7 +106,11 @@ CompareView::CompareView(QWidget* parent)
     , strip_grid_(new QGridLayout)
     , chart_view_(chart_view(bar_chart(tr("HITM per field"), {}, {}, tr("HITM / 1k op")), this))
     , prediction_summary_(new QLabel(this))
-    , predictions_(new DataTable(tr("Filter objects or fields…"), this)) {
+    , predictions_(new DataTable(tr("Filter objects or fields…"), this))
+    , sections_(new QTabWidget(this))
+    , lock_classes_(new DataTable(tr("Filter lock classes…"), this))
+    , lock_chart_(chart_view(bar_chart(tr("Contentions per lock class"), {}, {}, tr("contentions")),
+                             this)) {
     auto* pick = new QHBoxLayout;
     pick->addWidget(new QLabel(tr("Before:"), this));
     pick->addWidget(before_, 1);
@@ -128,11 +134,41 @@ CompareView::CompareView(QWidget* parent)
     bottom->setStretchFactor(1, 2);
     bottom->setSizes({600, 400}); // the table's size hint would otherwise squeeze the chart
 
+    auto* cachelines = new QWidget(this);
+    auto* cacheline_layout = new QVBoxLayout(cachelines);
+    cacheline_layout->setContentsMargins(0, 0, 0, 0);
+    cacheline_layout->addLayout(strip_grid_);
+    cacheline_layout->addWidget(bottom, 1);
+    auto* locks = new QSplitter(Qt::Horizontal, this);
+    locks->addWidget(lock_classes_);
+    locks->addWidget(lock_chart_);
+    locks->setSizes({550, 450});
+    sections_->addTab(cachelines, tr("Cachelines"));
+    sections_->addTab(locks, tr("Lock classes"));
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(pick);
     layout->addWidget(summary_);
-    layout->addLayout(strip_grid_);
-    layout->addWidget(bottom, 1);
+    layout->addWidget(sections_, 1);
+}
+
+bool CompareView::showLocks(const CompareData& data) {
+    auto rows = lock_compare_rows(data.before.locks, data.after.locks);
+    QStringList categories;
+    BarSet before{run_label(data.before.run), {}}, after{run_label(data.after.run), {}};
+    for (std::size_t i = 0; i < rows.size() && i < 8; ++i) { // the busiest classes stay legible
+        categories << rows[i].name;
+        before.values << rows[i].contentions_before.value_or(0);
+        after.values << rows[i].contentions_after.value_or(0);
+    }
+    QChart* old = lock_chart_->chart();
+    lock_chart_->setChart(bar_chart(tr("Contentions per lock class"), categories, {before, after},
+                                    tr("contentions")));
+    delete old;
+    const bool any = !rows.empty();
+    lock_classes_->model()->setRows(std::move(rows), lock_compare_columns());
+    lock_classes_->fitColumns();
+    return any;
 }
 
 std::optional<qint64> CompareView::default_partner(const std::vector<store::RunRecord>& runs,
@@ -210,11 +246,14 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
     strips_.clear();
     strip_labels_.clear();
 
+    const bool has_locks = showLocks(*data);
     const store::C2cData* before = data->before.c2c ? &*data->before.c2c : nullptr;
     const store::C2cData* after = data->after.c2c ? &*data->after.c2c : nullptr;
     const engine::ObjectInfo* object = before ? hottest_object(*before) : nullptr;
     if (!before || !after || !object) {
         summary_->setText(summary + tr(" — both runs need cacheline data to compare lines"));
+        if (has_locks)
+            sections_->setCurrentIndex(1);
         return;
     }
     summary_->setText(summary +

@@ -1,7 +1,8 @@
 #pragma once
 // Two runs side by side (default: same workload and threads, two variants): the hottest
 // object's lines as strips on one colour scale, per-field HITM/1k bars before vs after,
-// throughput, and predicted vs measured transfers when a prediction of `after` is stored.
+// throughput, and predicted vs measured transfers when a prediction of `after` is stored; and
+// the two runs' lock classes side by side (contentions, total wait) in their own tab.
 #include "collector/store/records.hpp"
 
 #include <QWidget>
@@ -12,6 +13,7 @@ class QChartView;
 class QComboBox;
 class QGridLayout;
 class QLabel;
+class QTabWidget;
 
 namespace hitmap::gui {
 
@@ -32,6 +34,9 @@ public:
     QChartView* chartView() const { return chart_view_; }
     const std::vector<StripWidget*>& strips() const { return strips_; }
     DataTable* predictions() const { return predictions_; }
+    DataTable* lockClasses() const { return lock_classes_; }
+    QChartView* lockChartView() const { return lock_chart_; }
+    QTabWidget* sections() const { return sections_; }
 
     // The default partner of `run`: same workload and threads, another measured variant.
     static std::optional<qint64> default_partner(const std::vector<store::RunRecord>& runs,
@@ -42,6 +47,8 @@ signals:
 
 private:
     void requestCurrent();
+    // Fills the lock tab; true when either run has lock statistics.
+    bool showLocks(const CompareData& data);
 
     QComboBox* before_;
     QComboBox* after_;
@@ -52,6 +59,9 @@ private:
     QChartView* chart_view_;
     QLabel* prediction_summary_;
     DataTable* predictions_;
+    QTabWidget* sections_;
+    DataTable* lock_classes_;
+    QChartView* lock_chart_;
 };
 
 } // namespace hitmap::gui

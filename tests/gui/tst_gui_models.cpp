@@ -4,6 +4,7 @@
 #include "fixture.hpp"
 #include "gui/models/c2c_rows.hpp"
 #include "gui/models/db_loader.hpp"
+#include "gui/models/lock_rows.hpp"
 #include "gui/models/run_tree_model.hpp"
 #include "gui/models/scaling.hpp"
 #include "gui/models/strip_layout.hpp"
@@ -58,6 +59,27 @@ void check_table(std::vector<Row> rows, const std::vector<Column<Row>>& columns)
     }
     model.clear();
     QCOMPARE(model.rowCount(), 0);
+}
+
+// A lock table as an import of lock_stat would store it: one read/write class, one exclusive
+// class, one class a source printed without wait times.
+store::LockData lock_table(std::uint64_t rq_contentions) {
+    store::LockData d;
+    d.source = store::LockSource::lockstat;
+    locks::LockClassStats rq;
+    rq.name = "&rq->lock";
+    rq.write = locks::LockCounters{1, rq_contentions, {100, 9000, 50000, 500}, 2, 40, {}};
+    rq.read = locks::LockCounters{0, 5, {100, 200, 600, 120}, 0, 10, {}};
+    rq.contention_points = {{7, std::nullopt, "task_rq_lock+0x43/0x75"}};
+    locks::LockClassStats other;
+    other.name = "&counter->lock";
+    other.write = locks::LockCounters{3, 1000, {}, 4, 9000, {}};
+    d.report.classes = {rq, other};
+    locks::WaitHistogram h;
+    h.record(600);  // bucket 9: [512, 1024)
+    h.record(3000); // bucket 11
+    d.histograms.emplace("&rq->lock", h);
+    return d;
 }
 
 } // namespace
@@ -218,6 +240,42 @@ private slots:
         loader.loadRun(v61_);
         QTRY_VERIFY(!loader.busy());
         QCOMPARE(shown, std::vector<qint64>{v61_});
+    }
+
+    void lockRows() {
+        const std::vector<store::LockData> tables{lock_table(100)};
+        const auto rows = lock_rows(tables);
+        QCOMPARE(rows.size(), std::size_t(3));                    // rq W and R, counter
+        QCOMPARE(rows[0].name, QStringLiteral("&counter->lock")); // most contentions first
+        QCOMPARE(rows[1].side, QStringLiteral("W"));
+        QCOMPARE(rows[2].side, QStringLiteral("R"));
+        QCOMPARE(*rows[1].wait_total_us, 50.0);
+        QVERIFY2(!rows[0].wait_total_us, "absent stays absent");
+        TableModel model;
+        model.setRows(rows, lock_columns());
+        QCOMPARE(model.index(0, 9).data().toString(), QStringLiteral("–"));
+        QCOMPARE(model.index(1, 9).data().toString(), QStringLiteral("50.00"));
+        check_table(rows, lock_columns());
+        const auto points = lock_point_rows(tables[0].report.classes[0]);
+        QCOMPARE(points.size(), std::size_t(1));
+        QCOMPARE(points[0].site, QStringLiteral("task_rq_lock+0x43/0x75"));
+        check_table(points, lock_point_columns());
+
+        const auto bars = histogram_bars(tables[0].histograms.at("&rq->lock"));
+        QCOMPARE(bars.labels, (QStringList{QStringLiteral("512 ns"), QStringLiteral("1.02 µs"),
+                                           QStringLiteral("2.05 µs")}));
+        QCOMPARE(bars.counts, (QList<double>{1, 0, 1}));
+    }
+
+    void lockCompare() {
+        const auto rows = lock_compare_rows({lock_table(100)}, {lock_table(10)});
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[0].name, QStringLiteral("&counter->lock"));
+        QCOMPARE(rows[1].contentions_before.value(), 105.0); // both sides summed
+        QCOMPARE(rows[1].contentions_after.value(), 15.0);
+        QCOMPARE(qRound(*rows[1].change_percent()), -86);
+        QVERIFY(!rows[0].wait_before_us);
+        check_table(rows, lock_compare_columns());
     }
 
     void loaderRefusesForeignFiles() {

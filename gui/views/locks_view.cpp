@@ -1,0 +1,94 @@
+#include "gui/views/locks_view.hpp"
+
+#include "gui/charts/chart_builder.hpp"
+#include "gui/models/db_loader.hpp"
+#include "gui/models/lock_rows.hpp"
+#include "gui/views/table_view.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace hitmap::gui {
+
+namespace {
+QChart* wait_chart(const QString& name, const HistogramBars& bars) {
+    return bar_chart(QObject::tr("Wait times of %1 (log2 buckets)").arg(name), bars.labels,
+                     {BarSet{QObject::tr("waits"), bars.counts}}, QObject::tr("waits"));
+}
+} // namespace
+
+LocksView::LocksView(QWidget* parent)
+    : QWidget(parent)
+    , header_(new QLabel(this))
+    , classes_(new DataTable(tr("Filter lock classes…"), this))
+    , histogram_(chart_view(wait_chart({}, {}), this))
+    , points_(new DataTable(tr("Filter call sites…"), this)) {
+    header_->setTextFormat(Qt::RichText);
+    header_->setWordWrap(true);
+    connect(classes_, &DataTable::currentSourceRowChanged, this, &LocksView::showClass);
+
+    auto* bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(histogram_);
+    bottom->addWidget(points_);
+    bottom->setSizes({600, 500});
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(classes_);
+    split->addWidget(bottom);
+    split->setSizes({450, 350});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(header_);
+    layout->addWidget(split, 1);
+}
+
+void LocksView::setRun(std::shared_ptr<const RunDetail> detail) {
+    run_ = std::move(detail);
+    const store::RunRecord& r = run_->run;
+    QString head = tr("<b>Run %1</b>: %2 %3 — ")
+                       .arg(r.id)
+                       .arg(QString::fromStdString(r.workload), QString::fromStdString(r.variant));
+    rows_ = lock_rows(run_->locks);
+    if (rows_.empty())
+        head += tr("no lock statistics (the workload takes no instrumented lock)");
+    else
+        head += tr("%n lock class row(s), sorted by contentions as /proc/lock_stat", nullptr,
+                   static_cast<int>(rows_.size()));
+    if (run_->kernel_locks_unavailable)
+        head += tr("<br>Kernel lock waits: <i>%1</i>")
+                    .arg(QString::fromStdString(*run_->kernel_locks_unavailable).toHtmlEscaped());
+    header_->setText(head);
+    classes_->model()->setRows(rows_, lock_columns());
+    classes_->fitColumns();
+    if (rows_.empty())
+        showClass(-1);
+    else
+        classes_->selectSourceRow(0);
+}
+
+void LocksView::selectRow(int source_row) {
+    classes_->selectSourceRow(source_row);
+}
+
+void LocksView::showClass(int source_row) {
+    QChart* old = histogram_->chart();
+    if (source_row < 0 || source_row >= static_cast<int>(rows_.size())) {
+        histogram_->setChart(wait_chart({}, {}));
+        points_->model()->clear();
+    } else {
+        const LockRow& row = rows_[static_cast<std::size_t>(source_row)];
+        const store::LockData& table = run_->locks[row.table];
+        const locks::LockClassStats& cls = table.report.classes[row.cls];
+        const auto h = table.histograms.find(cls.name);
+        histogram_->setChart(wait_chart(
+            row.name, h == table.histograms.end() ? HistogramBars{} : histogram_bars(h->second)));
+        points_->model()->setRows(lock_point_rows(cls), lock_point_columns());
+        points_->fitColumns();
+    }
+    delete old; // setChart hands the old chart back to us
+}
+
+} // namespace hitmap::gui

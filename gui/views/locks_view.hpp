@@ -1,0 +1,41 @@
+#pragma once
+// The Locks tab: a run's lock classes as lock_stat rows (sortable, times in µs), and for the
+// selected class its log2 wait-time histogram and its contention / contending call sites.
+#include "gui/models/lock_rows.hpp"
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QChartView;
+class QLabel;
+
+namespace hitmap::gui {
+
+class DataTable;
+struct RunDetail;
+
+class LocksView : public QWidget {
+    Q_OBJECT
+public:
+    explicit LocksView(QWidget* parent = nullptr);
+
+    void setRun(std::shared_ptr<const RunDetail> detail);
+    void selectRow(int source_row);
+
+    DataTable* classes() const { return classes_; }
+    DataTable* points() const { return points_; }
+    QChartView* chartView() const { return histogram_; }
+
+private:
+    void showClass(int source_row);
+
+    QLabel* header_;
+    DataTable* classes_;
+    QChartView* histogram_;
+    DataTable* points_;
+    std::shared_ptr<const RunDetail> run_;
+    std::vector<LockRow> rows_;
+};
+
+} // namespace hitmap::gui
