@@ -11,11 +11,23 @@ locks::LockTimes times(const engine::LockTimeStat& t) {
     return {ns(t.min_ns), ns(t.max_ns), ns(t.total_ns), ns(t.count ? t.total_ns / t.count : 0)};
 }
 
+// "bool hitmap::engine::ResCounter::charge(uint64_t, ...)" -> "ResCounter::charge": what
+// %pS would print for a kernel function, without the signature's noise.
+std::string short_function(const std::string& full) {
+    std::string name = full.substr(0, full.find('('));
+    name = name.substr(name.find_last_of(' ') + 1);
+    for (const std::string prefix : {"hitmap::engine::", "hitmap::"})
+        if (name.starts_with(prefix))
+            return name.substr(prefix.size());
+    return name;
+}
+
 std::vector<locks::LockPoint> points(const std::vector<engine::LockSiteCount>& sites) {
     std::vector<locks::LockPoint> out;
     // No code address: the engine names a site by source position, the file:line form.
     for (const auto& s : sites)
-        out.push_back({s.count, std::nullopt, fmt::format("{} {}", s.function, s.location)});
+        out.push_back({s.count, std::nullopt,
+                       fmt::format("{} ({})", short_function(s.function), s.location)});
     return out;
 }
 

@@ -28,7 +28,8 @@ engine::WorkloadRunConfig workload_config(const RunRequest& request, const Plann
     config.stop.cancel = &cancel_requested();
     config.params = request.params;
     config.layouts = request.layouts;
-    config.trace.enabled = request.c2c.source == C2cSource::software;
+    config.trace.enabled = request.c2c.source == C2cSource::software &&
+                           engine::find_workload(request.workload).info().probed;
     config.trace.records_per_thread =
         request.c2c.trace_bytes_per_thread / sizeof(engine::TraceRecord);
     config.trace.window = request.c2c.window;

@@ -39,6 +39,9 @@ struct WorkloadInfo {
     std::string description;
     std::vector<VariantSpec> variants;
     std::vector<ParamSpec> params;
+    // Its shared state lives in ProbedObjects, so software c2c can trace it. A workload that
+    // only measures locks says false, and its runs are stored without cacheline data.
+    bool probed = true;
 };
 
 struct TraceOptions {

@@ -42,7 +42,7 @@ std::string validate_error(const WorkloadRunConfig& c) {
 
 TEST(PageCounterChargeWorkload, Registered) {
     const auto& all = all_workloads();
-    ASSERT_EQ(all.size(), 1u);
+    ASSERT_GE(all.size(), 1u);
     EXPECT_EQ(all[0]->info().name, "page-counter-charge");
     EXPECT_EQ(&find_workload("page-counter-charge"), all[0]);
     try {

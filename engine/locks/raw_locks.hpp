@@ -1,0 +1,51 @@
+#pragma once
+// The bare lock algorithms, without statistics. Each offers try_lock() (the fast path whose
+// failure lockdep calls a contention), lock_contended() (the slow path after that failure) and
+// unlock(). InstrumentedLock wraps them.
+#include <atomic>
+#include <cstdint>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace hitmap::engine {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+}
+
+// Test-and-test-and-set: waiters spin on a plain load so the line stays shared until release.
+class RawSpinlock {
+public:
+    bool try_lock() { return !locked_.exchange(true, std::memory_order_acquire); }
+    void lock_contended() {
+        do {
+            while (locked_.load(std::memory_order_relaxed))
+                cpu_relax();
+        } while (!try_lock());
+    }
+    void unlock() { locked_.store(false, std::memory_order_release); }
+
+private:
+    std::atomic<bool> locked_{false};
+};
+
+// Drepper's three-state futex mutex ("Futexes Are Tricky", mutex 2): 0 free, 1 locked,
+// 2 locked with possible sleepers, so an uncontended unlock makes no system call.
+class RawFutexMutex {
+public:
+    bool try_lock() {
+        std::uint32_t expected = 0;
+        return state_.compare_exchange_strong(expected, 1, std::memory_order_acquire,
+                                              std::memory_order_relaxed);
+    }
+    void lock_contended();
+    void unlock();
+
+private:
+    std::atomic<std::uint32_t> state_{0};
+};
+
+} // namespace hitmap::engine
