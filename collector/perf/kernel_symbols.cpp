@@ -12,6 +12,9 @@ namespace {
 // Kernel image and modules live in the top of the address space; the direct map (where
 // kmalloc'ed locks live) sits below the image, so nearest-below would name it wrongly.
 constexpr std::uint64_t kKernelImageStart = 0xffffffff80000000ull;
+// kallsyms has no sizes: an address far past the nearest symbol (a stack, a per-CPU area)
+// belongs to something unnamed. Static locks sit near their symbol's start.
+constexpr std::uint64_t kMaxOffset = 0x10000;
 } // namespace
 
 KernelSymbols KernelSymbols::parse(std::string_view text) {
@@ -55,6 +58,8 @@ std::optional<std::string> KernelSymbols::describe(std::uint64_t address) const 
     if (it == symbols_.begin())
         return std::nullopt;
     --it;
+    if (address - it->address >= kMaxOffset)
+        return std::nullopt;
     return fmt::format("{}+{:#x}", it->name, address - it->address);
 }
 

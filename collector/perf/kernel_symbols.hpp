@@ -17,8 +17,9 @@ public:
     // Reads /proc/kallsyms; an empty table when it is unreadable.
     static KernelSymbols load();
 
-    // "name+0xoff" for an address inside the kernel half of the address space that a symbol
-    // precedes; nullopt otherwise (heap addresses fall below the kernel image).
+    // "name+0xoff" for an address in the kernel image or modules less than 64 KiB past a
+    // symbol; nullopt otherwise (heap addresses fall below the image, stacks and per-CPU areas
+    // lie far past any symbol).
     std::optional<std::string> describe(std::uint64_t address) const;
     bool empty() const { return symbols_.empty(); }
 

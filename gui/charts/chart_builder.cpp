@@ -8,11 +8,13 @@
 #include <QChartView>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QSvgGenerator>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace hitmap::gui {
 
@@ -30,25 +32,41 @@ QChart* new_chart(const QString& title) {
 } // namespace
 
 QChart* bar_chart(const QString& title, const QStringList& categories,
-                  const std::vector<BarSet>& sets, const QString& value_axis) {
+                  const std::vector<BarSet>& sets, const QString& value_axis, ValueScale scale) {
     QChart* chart = new_chart(title);
     auto* series = new QBarSeries;
     double top = 0;
+    double bottom = 0; // smallest positive value, for the log scale
     for (const BarSet& s : sets) {
         auto* set = new QBarSet(s.label);
         set->append(s.values);
-        for (double v : s.values)
+        for (double v : s.values) {
             top = std::max(top, v);
+            if (v > 0)
+                bottom = bottom > 0 ? std::min(bottom, v) : v;
+        }
         series->append(set);
     }
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     x->append(categories);
     x->setLabelsAngle(-40); // field names stay whole when there are a dozen of them
-    auto* y = new QValueAxis;
+    QAbstractAxis* y = nullptr;
+    if (scale == ValueScale::log) {
+        auto* log = new QLogValueAxis;
+        log->setBase(10);
+        log->setLabelFormat(QStringLiteral("%g"));
+        // From the decade below the smallest bar, so every non-zero value shows.
+        log->setRange(bottom > 0 ? std::pow(10.0, std::floor(std::log10(bottom))) : 1,
+                      top > 0 ? top * 2 : 10);
+        y = log;
+    } else {
+        auto* linear = new QValueAxis;
+        linear->setRange(0, top > 0 ? top * 1.1 : 1);
+        linear->applyNiceNumbers();
+        y = linear;
+    }
     y->setTitleText(value_axis);
-    y->setRange(0, top > 0 ? top * 1.1 : 1);
-    y->applyNiceNumbers();
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);

@@ -19,9 +19,14 @@ struct BarSet {
     QList<double> values; // one per category
 };
 
-// Grouped bars: one group per category (field), one bar per set (run).
+enum class ValueScale { linear, log };
+
+// Grouped bars: one group per category (field), one bar per set (run). A log scale is for
+// values that differ by orders of magnitude (contentions before and after a fix); zeros then
+// draw no bar.
 QChart* bar_chart(const QString& title, const QStringList& categories,
-                  const std::vector<BarSet>& sets, const QString& value_axis);
+                  const std::vector<BarSet>& sets, const QString& value_axis,
+                  ValueScale scale = ValueScale::linear);
 // Median ops/s per thread count, one line per variant, with a band from min to max repeat.
 QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& series);
 

@@ -181,8 +181,10 @@ std::vector<Column<LockCompareRow>> lock_compare_columns() {
     using R = LockCompareRow;
     return {
         {QStringLiteral("Class"), [](const R& r) { return r.name; }},
-        optional_column(QStringLiteral("Contentions before"), &R::contentions_before, 0, true),
-        optional_column(QStringLiteral("Contentions after"), &R::contentions_after, 0, true),
+        // No heat bars: each column would be scaled to its own maximum, and a full bar after a
+        // 99 % drop reads as no change.
+        optional_column(QStringLiteral("Contentions before"), &R::contentions_before, 0),
+        optional_column(QStringLiteral("Contentions after"), &R::contentions_after, 0),
         {QStringLiteral("Change"), [](const R& r) { return r.change_percent().value_or(0); },
          [](const R& r) {
              const auto c = r.change_percent();
@@ -194,21 +196,44 @@ std::vector<Column<LockCompareRow>> lock_compare_columns() {
     };
 }
 
+namespace {
+QString duration_label(std::size_t bucket) {
+    const double ns = bucket == 0 ? 0 : static_cast<double>(std::uint64_t{1} << bucket);
+    return ns < 1e3   ? QStringLiteral("%1ns").arg(ns)
+           : ns < 1e6 ? QStringLiteral("%1µs").arg(ns / 1e3, 0, 'g', 3)
+           : ns < 1e9 ? QStringLiteral("%1ms").arg(ns / 1e6, 0, 'g', 3)
+                      : QStringLiteral("%1s").arg(ns / 1e9, 0, 'g', 3);
+}
+} // namespace
+
 HistogramBars histogram_bars(const locks::WaitHistogram& histogram) {
+    const auto& c = histogram.counts;
+    const std::uint64_t peak = *std::max_element(c.begin(), c.end());
     HistogramBars bars;
-    std::size_t first = histogram.counts.size(), last = 0;
-    for (std::size_t i = 0; i < histogram.counts.size(); ++i)
-        if (histogram.counts[i] > 0) {
+    if (peak == 0)
+        return bars;
+    // Buckets with at least 1/1000 of the peak get a bar each; the thin tails on either side
+    // are summed into one "<" and one "≥" bar, so every wait is still counted.
+    std::size_t first = c.size(), last = 0;
+    for (std::size_t i = 0; i < c.size(); ++i)
+        if (c[i] > 0 && c[i] * 1000 >= peak) {
             first = std::min(first, i);
             last = i;
         }
-    for (std::size_t i = first; i <= last && first < histogram.counts.size(); ++i) {
-        const double lo_ns = i == 0 ? 0 : static_cast<double>(std::uint64_t{1} << i);
-        bars.labels << (lo_ns < 1e3   ? QStringLiteral("%1 ns").arg(lo_ns)
-                        : lo_ns < 1e6 ? QStringLiteral("%1 µs").arg(lo_ns / 1e3, 0, 'g', 3)
-                        : lo_ns < 1e9 ? QStringLiteral("%1 ms").arg(lo_ns / 1e6, 0, 'g', 3)
-                                      : QStringLiteral("%1 s").arg(lo_ns / 1e9, 0, 'g', 3));
-        bars.counts << static_cast<double>(histogram.counts[i]);
+    double below = 0, above = 0;
+    for (std::size_t i = 0; i < c.size(); ++i)
+        (i < first ? below : above) += i < first || i > last ? static_cast<double>(c[i]) : 0;
+    if (below > 0) {
+        bars.labels << QStringLiteral("<") + duration_label(first);
+        bars.counts << below;
+    }
+    for (std::size_t i = first; i <= last; ++i) {
+        bars.labels << duration_label(i);
+        bars.counts << static_cast<double>(c[i]);
+    }
+    if (above > 0) {
+        bars.labels << QStringLiteral("≥") + duration_label(last + 1);
+        bars.counts << above;
     }
     return bars;
 }

@@ -43,7 +43,8 @@ std::vector<LockCompareRow> lock_compare_rows(const std::vector<store::LockData>
                                               const std::vector<store::LockData>& after);
 std::vector<Column<LockCompareRow>> lock_compare_columns();
 
-// The non-empty span of a log2 histogram as bar labels ("512 ns", "1 µs", ...) and counts.
+// A log2 histogram as bars labelled by their lower bound ("512ns", "1.02µs", ...): one per
+// bucket holding at least 1/1000 of the peak, the thinner tails summed into a "<" and a "≥" bar.
 struct HistogramBars {
     QStringList labels;
     QList<double> counts;

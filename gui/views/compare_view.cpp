@@ -162,8 +162,8 @@ bool CompareView::showLocks(const CompareData& data) {
         after.values << rows[i].contentions_after.value_or(0);
     }
     QChart* old = lock_chart_->chart();
-    lock_chart_->setChart(bar_chart(tr("Contentions per lock class"), categories, {before, after},
-                                    tr("contentions")));
+    lock_chart_->setChart(bar_chart(tr("Contentions per lock class (log scale)"), categories,
+                                    {before, after}, tr("contentions"), ValueScale::log));
     delete old;
     const bool any = !rows.empty();
     lock_classes_->model()->setRows(std::move(rows), lock_compare_columns());
@@ -251,9 +251,12 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
     const store::C2cData* after = data->after.c2c ? &*data->after.c2c : nullptr;
     const engine::ObjectInfo* object = before ? hottest_object(*before) : nullptr;
     if (!before || !after || !object) {
-        summary_->setText(summary + tr(" — both runs need cacheline data to compare lines"));
-        if (has_locks)
+        if (has_locks) {
+            summary_->setText(summary + tr(" — lock statistics only (no cacheline data)"));
             sections_->setCurrentIndex(1);
+        } else {
+            summary_->setText(summary + tr(" — both runs need cacheline data to compare lines"));
+        }
         return;
     }
     summary_->setText(summary +

@@ -5,6 +5,7 @@
 #include "gui/models/lock_rows.hpp"
 #include "gui/views/table_view.hpp"
 
+#include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
 #include <QLabel>
@@ -15,8 +16,13 @@ namespace hitmap::gui {
 
 namespace {
 QChart* wait_chart(const QString& name, const HistogramBars& bars) {
-    return bar_chart(QObject::tr("Wait times of %1 (log2 buckets)").arg(name), bars.labels,
-                     {BarSet{QObject::tr("waits"), bars.counts}}, QObject::tr("waits"));
+    QChart* chart =
+        bar_chart(QObject::tr("Wait times of %1 (log2 buckets, lower bound)").arg(name),
+                  bars.labels, {BarSet{QObject::tr("waits"), bars.counts}}, QObject::tr("waits"));
+    // A bucket per power of two: upright labels would be elided to "…".
+    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
+        axis->setLabelsAngle(-90);
+    return chart;
 }
 } // namespace
 
@@ -33,7 +39,7 @@ LocksView::LocksView(QWidget* parent)
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(histogram_);
     bottom->addWidget(points_);
-    bottom->setSizes({600, 500});
+    bottom->setSizes({750, 450});
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(classes_);
     split->addWidget(bottom);

@@ -262,9 +262,18 @@ private slots:
         check_table(points, lock_point_columns());
 
         const auto bars = histogram_bars(tables[0].histograms.at("&rq->lock"));
-        QCOMPARE(bars.labels, (QStringList{QStringLiteral("512 ns"), QStringLiteral("1.02 µs"),
-                                           QStringLiteral("2.05 µs")}));
+        QCOMPARE(bars.labels, (QStringList{QStringLiteral("512ns"), QStringLiteral("1.02µs"),
+                                           QStringLiteral("2.05µs")}));
         QCOMPARE(bars.counts, (QList<double>{1, 0, 1}));
+        locks::WaitHistogram tails;
+        for (int i = 0; i < 5000; ++i)
+            tails.record(600);
+        tails.record(3);         // below 1/1000 of the peak
+        tails.record(1'000'000); // above
+        const auto tail_bars = histogram_bars(tails);
+        QCOMPARE(tail_bars.labels, (QStringList{QStringLiteral("<512ns"), QStringLiteral("512ns"),
+                                                QStringLiteral("≥1.02µs")}));
+        QCOMPARE(tail_bars.counts, (QList<double>{1, 5000, 1}));
     }
 
     void lockCompare() {
