@@ -167,6 +167,7 @@ TEST(KernelSymbols, NamesStaticLocksAndNotHeapOnes) {
     EXPECT_EQ(table.describe(0xffffffff82a01008), "jiffies_lock+0x8");
     EXPECT_EQ(table.describe(0xffffffffc0a00010), "ext4_foo+0x10");
     EXPECT_EQ(table.describe(0xffff888012345678), std::nullopt) << "direct-map (heap) address";
+    EXPECT_EQ(table.describe(0xffffffff82af3100), std::nullopt) << "far past jiffies_lock";
     EXPECT_TRUE(KernelSymbols::parse("0000000000000000 T _text\n").empty())
         << "kptr_restrict prints zeros";
 }
