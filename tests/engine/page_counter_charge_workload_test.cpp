@@ -4,6 +4,7 @@
 #include "engine/layout/layout_error.hpp"
 #include "engine/workloads/page_counter_charge.hpp"
 #include "engine/workloads/workload.hpp"
+#include "tests/engine/workload_test_support.hpp"
 
 #include <atomic>
 #include <gmock/gmock.h>
@@ -23,21 +24,10 @@ const Workload& workload() {
     return find_workload("page-counter-charge");
 }
 
-WorkloadRunConfig config_for(std::string variant, unsigned threads, std::uint64_t iterations) {
-    WorkloadRunConfig c;
-    c.variant = std::move(variant);
-    c.threads = threads;
-    c.stop.iterations = iterations;
-    return c;
-}
+using workload_test::config_for;
 
 std::string validate_error(const WorkloadRunConfig& c) {
-    try {
-        workload().validate(c);
-    } catch (const WorkloadError& e) {
-        return e.what();
-    }
-    return "";
+    return workload_test::validate_error(workload(), c);
 }
 
 TEST(PageCounterChargeWorkload, Registered) {

@@ -2,6 +2,7 @@
 // a run returns: ops, stats, the "&counter->lock" class report, traces when asked for.
 #include "engine/memcg/res_counter_stock.hpp"
 #include "engine/workloads/res_counter_charge.hpp"
+#include "tests/engine/workload_test_support.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,21 +18,10 @@ const Workload& workload() {
     return find_workload("res-counter-charge");
 }
 
-WorkloadRunConfig config_for(std::string variant, unsigned threads, std::uint64_t iterations) {
-    WorkloadRunConfig c;
-    c.variant = std::move(variant);
-    c.threads = threads;
-    c.stop.iterations = iterations;
-    return c;
-}
+using workload_test::config_for;
 
 std::string validate_error(const WorkloadRunConfig& c) {
-    try {
-        workload().validate(c);
-    } catch (const WorkloadError& e) {
-        return e.what();
-    }
-    return "";
+    return workload_test::validate_error(workload(), c);
 }
 
 const LockClassReport& counter_lock(const WorkloadResult& r) {
