@@ -7,14 +7,17 @@
 #include "gui/views/cacheline_table.hpp"
 #include "gui/views/compare_view.hpp"
 #include "gui/views/line_detail_view.hpp"
+#include "gui/views/locks_view.hpp"
 #include "gui/views/run_browser.hpp"
 #include "gui/views/run_dialog.hpp"
 #include "gui/views/strip_widget.hpp"
+#include "gui/views/table_view.hpp"
 
 #include <QChartView>
 #include <QCryptographicHash>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -118,6 +121,39 @@ private slots:
 
         w.showTab(MainWindow::ScalingTab);
         check_picture(w.grab(), QSize(1400, 900));
+    }
+
+    // The Locks tab on the res_counter workload: the class row, its histogram and call sites,
+    // and the two variants' classes side by side in Compare.
+    void locksTabAndLockCompare() {
+        const QString db = dir_.filePath(QStringLiteral("locks.db"));
+        const QString error = test::run_collector(
+            {QStringLiteral("run"), QStringLiteral("res-counter-charge"),
+             QStringLiteral("--variant"), QStringLiteral("per-page,precharge"),
+             QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--iterations"),
+             QStringLiteral("20000"), QStringLiteral("--progress"), QStringLiteral("none")},
+            db);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        open(w, db);
+        w.showTab(MainWindow::LocksTab);
+        w.runBrowser()->selectRun(1);
+        QTRY_VERIFY(w.currentRun() && w.currentRun()->run.id == 1);
+        const QAbstractItemModel* classes = w.locks()->classes()->model();
+        QCOMPARE(classes->rowCount(), 1);
+        QCOMPARE(classes->index(0, 1).data().toString(), QStringLiteral("&counter->lock"));
+        QCOMPARE(w.locks()->chartView()->chart()->series().size(), 1);
+        QVERIFY(w.locks()->points()->model()->rowCount() >= 1);
+        check_picture(w.grab(), QSize(1400, 900));
+
+        w.compare()->setPair(1, 2);
+        w.showTab(MainWindow::CompareTab);
+        QTRY_COMPARE(w.compare()->lockClasses()->model()->rowCount(), 1);
+        QCOMPARE(w.compare()->sections()->currentIndex(), 1); // no cachelines: locks shown
+        check_picture(w.compare()->lockChartView()->grab(), w.compare()->lockChartView()->size());
     }
 
     void foreignFileShowsReasonAndStaysUnchanged() {
