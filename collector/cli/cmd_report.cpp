@@ -2,6 +2,7 @@
 #include "collector/cli/commands.hpp"
 #include "collector/cli/lock_report.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/run/kernel_locks.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
 
@@ -36,23 +37,14 @@ std::string run_title(const store::RunRecord& run) {
 
 namespace {
 
-// `run --kernel-locks` leaves this metric: the number of kernel lock waits, or why none.
-std::optional<store::Metric> kernel_locks_metric(store::Database& db, std::int64_t run_id) {
-    for (auto& m : db.metrics(run_id))
-        if (m.name == "kernel_locks.contentions")
-            return m;
-    return std::nullopt;
-}
-
 void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
     const auto tables = store::read_lock_tables(db.sql(), run.id);
-    const auto kernel = kernel_locks_metric(db, run.id);
+    const auto kernel = collector::find_kernel_locks_metric(db.metrics(run.id));
     if (tables.empty() && !kernel)
         throw UsageError(fmt::format("run {} has no lock statistics ({} {} stored none)", run.id,
                                      run.workload, run.variant));
-    const std::optional<std::string> kernel_absent = kernel && !kernel->available
-                                                         ? kernel->reason.value_or("unavailable")
-                                                         : std::optional<std::string>();
+    const std::optional<std::string> kernel_absent =
+        kernel ? collector::kernel_locks_unavailable(*kernel) : std::nullopt;
     if (json) {
         nlohmann::json j = {{"run",
                              {{"id", run.id},

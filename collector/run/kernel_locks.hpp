@@ -6,6 +6,7 @@
 // goes on.
 #include "collector/locks/lock_stats.hpp"
 #include "collector/perf/lock_contention_tracer.hpp"
+#include "collector/store/records.hpp"
 #include "engine/runtime/worker_pool.hpp"
 
 #include <mutex>
@@ -39,5 +40,14 @@ private:
 
 // The summary as a lock table (perf lock contention -l's key: one row per lock instance).
 locks::LockStatReport kernel_lock_report(const perf::KernelLockSummary& summary);
+
+// Where a run keeps what --kernel-locks found, for `report --locks` and the GUI: a metric with
+// the number of kernel lock waits, or, without a value, the reason there are none.
+store::Metric kernel_locks_metric(const std::optional<std::string>& unavailable_reason,
+                                  const perf::KernelLockSummary& waits);
+// The run's metric when it asked for kernel locks.
+std::optional<store::Metric> find_kernel_locks_metric(const std::vector<store::Metric>& metrics);
+// The reason kernel lock waits are missing; nullopt when they were collected.
+std::optional<std::string> kernel_locks_unavailable(const store::Metric& metric);
 
 } // namespace hitmap::collector

@@ -164,16 +164,9 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         if (!result.locks.empty())
             lock_tables.push_back(engine_lock_data(result.locks));
         if (kernel_locks) {
-            // The reason goes where the report looks for it: a metric without a value.
             const auto reason = kernel_locks->unavailable_reason();
             const perf::KernelLockSummary waits = kernel_locks->summary();
-            std::uint64_t contentions = 0;
-            for (const auto& l : waits.locks)
-                contentions += l.contentions;
-            outcome.metrics.push_back(
-                store::Metric{"kernel_locks.contentions",
-                              reason ? std::nullopt : std::optional<double>(double(contentions)),
-                              "count", !reason, reason});
+            outcome.metrics.push_back(kernel_locks_metric(reason, waits));
             if (!reason)
                 lock_tables.push_back(
                     store::LockData{store::LockSource::kernel, kernel_lock_report(waits), {}});

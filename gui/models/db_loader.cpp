@@ -1,5 +1,6 @@
 #include "gui/models/db_loader.hpp"
 
+#include "collector/run/kernel_locks.hpp"
 #include "collector/store/database.hpp"
 
 #include <QFileInfo>
@@ -22,9 +23,8 @@ RunDetail detail_of(store::Database& db, qint64 run_id) {
         throw std::runtime_error("run " + std::to_string(run_id) + " is not in the database");
     RunDetail detail{
         *run, store::read_c2c(db.sql(), run_id), store::read_lock_tables(db.sql(), run_id), {}};
-    for (const store::Metric& m : db.metrics(run_id))
-        if (m.name == "kernel_locks.contentions" && !m.available)
-            detail.kernel_locks_unavailable = m.reason.value_or("unavailable");
+    if (const auto kernel = collector::find_kernel_locks_metric(db.metrics(run_id)))
+        detail.kernel_locks_unavailable = collector::kernel_locks_unavailable(*kernel);
     return detail;
 }
 
