@@ -68,7 +68,16 @@ CostTable load_cost_table(const std::filesystem::path& path) {
         throw CostTableError(fmt::format("cost table {}: cannot be opened", path.string()));
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_cost_table(text.str(), path.string());
+    CostTable table = parse_cost_table(text.str(), path.string());
+    table.name = "file:" + path.string();
+    return table;
+}
+
+std::string describe_cost_table(const std::string& name) {
+    if (name == CostTable{}.name)
+        return "built-in ccbench table (Xeon E7-8867L same die, David et al. SOSP 2013); "
+               "queueing gaps in TSC ticks taken as cycles";
+    return name + "; queueing gaps in TSC ticks taken as cycles";
 }
 
 CostModel::CostModel(const CostTable& table, std::size_t lines)

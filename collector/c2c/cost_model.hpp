@@ -24,9 +24,15 @@ struct CostTable {
     double atomic_shared = 113; // CAS/FAI/TAS/SWAP, line Shared
     double cold = 355;          // load from memory (RAM latency)
     bool queueing = true;       // add the c*k/2 term for overlapping transfers of one line
+    // Stored with every replay so an estimate says what produced it: "builtin:ccbench", or
+    // "file:PATH" for a loaded table.
+    std::string name = "builtin:ccbench";
 
     bool operator==(const CostTable&) const = default;
 };
+
+// What the report prints beside estimated cycles: where the table's figures come from.
+std::string describe_cost_table(const std::string& name);
 
 // JSON object with any of the keys above (numbers >= 0, "queueing" a bool); missing keys keep
 // their defaults, unknown keys are an error. `source` names the input in error messages.

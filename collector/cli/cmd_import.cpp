@@ -86,14 +86,14 @@ std::vector<locks::LockStatReport> parse_input(const std::string& file, store::L
     return reports;
 }
 
-// Imported text does not say which machine or how many threads produced it; the run table
-// needs both, so every import shares this row, which says as much.
+// Imported text does not say which machine produced it: every import shares this row, whose
+// CPU count and line size are unknown.
 store::MachineInfo unknown_machine() {
     return {.host = "unknown (imported)",
             .cpu_model = std::nullopt,
-            .cpu_count = 1,
+            .cpu_count = std::nullopt,
             .kernel = "unknown",
-            .cacheline_size = 64};
+            .cacheline_size = std::nullopt};
 }
 
 struct ImportedRun {
@@ -110,29 +110,35 @@ void import_file(const ImportOptions& o, store::LockSource source) {
     store::Database db = store::Database::open(o.common.db);
     const std::int64_t machine_id = db.upsert_machine(unknown_machine(), "{}");
     std::vector<ImportedRun> imported;
-    for (std::size_t k = 0; k < reports.size(); ++k) {
-        const locks::LockStatReport& report = reports[k];
-        store::RunRecord run;
-        run.machine_id = machine_id;
-        run.workload = fmt::format("import:{}", store::to_string(source));
-        run.variant = fmt::format("{}#{}", basename, k + 1);
-        run.params_json = nlohmann::json{{"file", path},
-                                         {"table", k + 1},
-                                         {"tables", reports.size()},
-                                         {"format", locks::to_string(report.format)}}
-                              .dump();
-        run.threads = 1; // the schema needs a positive count; the text does not give one
-        const std::int64_t id = db.begin_run(run);
-        store::RunOutcome outcome;
-        outcome.note = fmt::format("imported from {} (table {} of {}){}{}; machine and threads "
-                                   "unknown",
-                                   path, k + 1, reports.size(), report.caption ? ": " : "",
-                                   report.caption.value_or(""));
-        const store::LockData data{source, report, {}};
-        db.finish_run(id, outcome,
-                      [&](SQLite::Database& sql) { store::write_lock_tables(sql, id, data); });
-        imported.push_back({id, run.variant, &report});
-    }
+    // All tables of the file, their runs included, or none of them.
+    db.transaction([&] {
+        for (std::size_t k = 0; k < reports.size(); ++k) {
+            const locks::LockStatReport& report = reports[k];
+            store::RunRecord run;
+            run.machine_id = machine_id;
+            run.workload = fmt::format("import:{}", store::to_string(source));
+            run.variant = fmt::format("{}#{}", basename, k + 1);
+            run.params_json = nlohmann::json{{"file", path},
+                                             {"table", k + 1},
+                                             {"tables", reports.size()},
+                                             {"format", locks::to_string(report.format)}}
+                                  .dump();
+            run.source = store::Source::imported;
+            run.threads.reset(); // the text does not say
+            run.c2c_reason = "imported lock statistics hold no cacheline data";
+            store::RunOutcome outcome;
+            outcome.note = fmt::format("imported from {} (table {} of {}){}{}; machine and threads "
+                                       "unknown",
+                                       path, k + 1, reports.size(), report.caption ? ": " : "",
+                                       report.caption.value_or(""));
+            const store::LockData data{source, report, {}};
+            const std::int64_t id = db.insert_finished_run(
+                run, outcome, [&](SQLite::Database& sql, std::int64_t run_id) {
+                    store::write_lock_tables(sql, run_id, data);
+                });
+            imported.push_back({id, run.variant, &report});
+        }
+    });
 
     if (o.common.json) {
         nlohmann::json runs = nlohmann::json::array();

@@ -3,6 +3,8 @@
 #include "collector/cli/commands.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/prediction.hpp"
+#include "collector/report/run_summary.hpp"
+#include "collector/report/unknown.hpp"
 #include "collector/trace/trace_file.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -70,8 +72,16 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     for (const auto& [name, layout] : layouts)
         params["layout." + name] = layout.version;
     record.params_json = params.dump();
+    // A replay has no throughput of its own: it states the traced operations it replayed.
+    record.source = store::Source::predicted;
+    record.ops.reset();
+    record.ops_per_s.reset();
+    record.duration_s.reset();
     record.c2c_source = "predicted";
-    const std::int64_t id = db.begin_run(record);
+    record.c2c_reason = fmt::format("replay of run {}'s trace ({} traced operations) under {}",
+                                    source.id, recorded.trace.traced_ops, layouts_text(layouts));
+    record.predicted_from = source.id;
+    record.note.reset();
     store::C2cData data{recorded.objects, recorded.trace, predicted};
     for (auto& o : data.objects)
         if (auto it = layouts.find(o.layout.type->name); it != layouts.end())
@@ -80,17 +90,10 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     data.trace.line_size = predicted.line_size;
     data.trace.model_cpus = predicted.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
     store::RunOutcome outcome;
-    outcome.ops = source.ops;
-    outcome.duration_s = source.duration_s;
     outcome.note = fmt::format("predicted from run {} under {}", source.id, layouts_text(layouts));
-    db.finish_run(id, outcome, [&](SQLite::Database& sql) {
-        SQLite::Statement link(sql, "UPDATE run SET predicted_from = ? WHERE id = ?");
-        link.bind(1, source.id);
-        link.bind(2, id);
-        link.exec();
+    return db.insert_finished_run(record, outcome, [&](SQLite::Database& sql, std::int64_t id) {
         store::write_c2c(sql, id, data);
     });
-    return id;
 }
 
 void predict(const PredictOptions& o) {
@@ -147,16 +150,16 @@ void predict(const PredictOptions& o) {
             for (const auto& point : c2c::phase_sweep(threads, recorded.objects, config))
                 j["phase_sweep"].push_back(
                     {{"phase", point.phase},
-                     {"transfers_per_1k_ops",
-                      report::per_thousand(point.transfers, recorded.trace.traced_ops)}});
+                     {"transfers_per_1k_ops", report::json_or_null(report::per_thousand(
+                                                  point.transfers, recorded.trace.traced_ops))}});
         fmt::print("{}\n", j.dump(2));
         return;
     }
-    fmt::print("# {}\n# replayed under {}, {}-byte lines, {} caches\n", run_title(run),
+    fmt::print("# {}\n# replayed under {}, {}-byte lines, {} caches\n", report::run_title(run),
                layouts_text(config.layouts), config.line_size,
                config.model_cpus == c2c::ModelCpus::thread ? "per-thread" : "recorded-CPU");
     if (measured_run)
-        fmt::print("# measured counterpart: {}\n", run_title(*measured_run));
+        fmt::print("# measured counterpart: {}\n", report::run_title(*measured_run));
     else
         fmt::print("# no measured run with these parameters and layouts (run it, or name one with "
                    "--compare)\n");
@@ -171,11 +174,11 @@ void predict(const PredictOptions& o) {
             std::string top;
             for (std::size_t i = 0; i < fields.size() && i < 4; ++i)
                 top += fmt::format(
-                    "{}{}:{} {:.2f}", i ? ", " : "", recorded.objects.at(fields[i].object).name,
+                    "{}{}:{} {}", i ? ", " : "", recorded.objects.at(fields[i].object).name,
                     fields[i].field_name,
-                    report::per_thousand(fields[i].transfers, recorded.trace.traced_ops));
-            fmt::print("  phase {:>2}: {:>9.2f}   ({})\n", point.phase,
-                       report::per_thousand(point.transfers, recorded.trace.traced_ops), top);
+                    report::per_thousand_text(fields[i].transfers, recorded.trace.traced_ops));
+            fmt::print("  phase {:>2}: {:>9}   ({})\n", point.phase,
+                       report::per_thousand_text(point.transfers, recorded.trace.traced_ops), top);
         }
     }
     if (stored)

@@ -2,6 +2,7 @@
 #include "collector/cli/commands.hpp"
 #include "collector/cli/lock_report.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/run_summary.hpp"
 #include "collector/run/kernel_locks.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
@@ -25,14 +26,8 @@ store::C2cData require_c2c(store::Database& db, const store::RunRecord& run) {
     auto data = store::read_c2c(db.sql(), run.id);
     if (!data)
         throw UsageError(
-            fmt::format("run {} has no cacheline data (it ran with --c2c off)", run.id));
+            fmt::format("run {} has no cacheline data: {}", run.id, report::no_c2c_reason(run)));
     return std::move(*data);
-}
-
-std::string run_title(const store::RunRecord& run) {
-    return fmt::format("run {}: {} {} x{} threads, {:.2f} s, {} ops", run.id, run.workload,
-                       run.variant, run.threads, run.duration_s,
-                       run.ops ? std::to_string(*run.ops) : "-");
 }
 
 namespace {
@@ -46,11 +41,7 @@ void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
     const std::optional<std::string> kernel_absent =
         kernel ? collector::kernel_locks_unavailable(*kernel) : std::nullopt;
     if (json) {
-        nlohmann::json j = {{"run",
-                             {{"id", run.id},
-                              {"workload", run.workload},
-                              {"variant", run.variant},
-                              {"threads", run.threads}}},
+        nlohmann::json j = {{"run", report::run_json(run)},
                             {"lock_tables", lock_tables_json(tables)}};
         if (kernel)
             j["kernel_locks"] = {
@@ -59,7 +50,7 @@ void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
                 {"reason", kernel_absent ? nlohmann::json(*kernel_absent) : nlohmann::json()}};
         fmt::print("{}\n", j.dump(2));
     } else {
-        fmt::print("# {}\n", run_title(run));
+        fmt::print("# {}\n", report::run_title(run));
         if (kernel_absent)
             fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n", *kernel_absent);
         fmt::print("{}", format_lock_tables(tables));
@@ -100,13 +91,14 @@ void add_report_command(CLI::App& app) {
         const report::C2cReportOptions options{o->lines, !o->all_lines};
         if (o->common.json) {
             nlohmann::json j = report::c2c_report_json(data, options);
-            j["run"] = {{"id", run.id},
-                        {"workload", run.workload},
-                        {"variant", run.variant},
-                        {"threads", run.threads}};
+            j["run"] = report::run_json(run);
+            j["provenance"] = report::provenance_json(run, data);
             fmt::print("{}\n", j.dump(2));
         } else {
-            fmt::print("{}", report::format_c2c_report(data, run_title(run), options));
+            fmt::print("{}", report::format_c2c_report(data,
+                                                       report::run_title(run) + "\n" +
+                                                           report::provenance_text(run, data),
+                                                       options));
         }
     });
 }

@@ -70,8 +70,10 @@ collector::RunRequest make_request(const RunOptions& o) {
     r.layouts = parse_layouts(o.layouts);
     if (o.c2c == "off")
         r.c2c.source = collector::C2cSource::off;
-    else if (o.c2c == "software" || o.c2c == "auto")
-        r.c2c.source = collector::C2cSource::software; // no hardware path is chosen yet
+    else if (o.c2c == "software")
+        r.c2c.source = collector::C2cSource::software;
+    else if (o.c2c == "auto")
+        r.c2c.source = collector::C2cSource::automatic;
     else
         throw UsageError(fmt::format("unknown --c2c '{}' (auto, software, off)", o.c2c));
     r.c2c.trace_bytes_per_thread = parse_megabytes(o.trace_mb);

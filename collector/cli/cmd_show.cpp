@@ -1,4 +1,6 @@
 #include "collector/cli/commands.hpp"
+#include "collector/report/run_summary.hpp"
+#include "collector/report/unknown.hpp"
 #include "collector/store/database.hpp"
 
 #include <fmt/format.h>
@@ -6,14 +8,6 @@
 #include <nlohmann/json.hpp>
 
 namespace hitmap::cli {
-
-namespace {
-
-std::string rate_text(const std::optional<double>& ops_per_s) {
-    return ops_per_s ? fmt::format("{:.0f}", *ops_per_s) : "-";
-}
-
-} // namespace
 
 void add_show_command(CLI::App& app) {
     struct Options {
@@ -35,20 +29,8 @@ void add_show_command(CLI::App& app) {
         const auto runs = db.runs(filter);
         if (o->common.json) {
             nlohmann::json out = nlohmann::json::array();
-            for (const auto& r : runs) {
-                nlohmann::json row{{"id", r.id},
-                                   {"workload", r.workload},
-                                   {"variant", r.variant},
-                                   {"threads", r.threads},
-                                   {"duration_s", r.duration_s},
-                                   {"status", store::to_string(r.status)},
-                                   {"started_at", r.started_at},
-                                   {"params", nlohmann::json::parse(r.params_json)}};
-                row["ops"] = r.ops ? nlohmann::json(*r.ops) : nlohmann::json();
-                row["ops_per_s"] = r.ops_per_s ? nlohmann::json(*r.ops_per_s) : nlohmann::json();
-                row["c2c_source"] = r.c2c_source ? nlohmann::json(*r.c2c_source) : nlohmann::json();
-                out.push_back(row);
-            }
+            for (const auto& r : runs)
+                out.push_back(report::run_json(r));
             fmt::print("{}\n", out.dump(2));
             return;
         }
@@ -57,14 +39,19 @@ void add_show_command(CLI::App& app) {
                        o->common.db);
             return;
         }
-        fmt::print("{:>5}  {:<20} {:<12} {:>7} {:>8} {:>14} {:>14} {:<9} {:<9} {}\n", "id",
-                   "workload", "variant", "threads", "seconds", "ops", "ops/s", "c2c", "status",
-                   "started");
+        // ops/s of different sources are never comparable: the source column says which.
+        fmt::print("{:>5}  {:<20} {:<12} {:<9} {:>7} {:>8} {:>14} {:>14} {:<9} {:<9} {}\n", "id",
+                   "workload", "variant", "source", "threads", "seconds", "ops", "ops/s", "c2c",
+                   "status", "started");
         for (const auto& r : runs)
-            fmt::print("{:>5}  {:<20} {:<12} {:>7} {:>8.2f} {:>14} {:>14} {:<9} {:<9} {}\n", r.id,
-                       r.workload, r.variant, r.threads, r.duration_s,
-                       r.ops ? std::to_string(*r.ops) : "-", rate_text(r.ops_per_s),
-                       r.c2c_source.value_or("-"), store::to_string(r.status), r.started_at);
+            fmt::print("{:>5}  {:<20} {:<12} {:<9} {:>7} {:>8} {:>14} {:>14} {:<9} {:<9} {}\n",
+                       r.id, r.workload, r.variant, store::to_string(r.source),
+                       report::text_or_unknown(r.threads, "{}"),
+                       report::text_or_unknown(r.duration_s, "{:.2f}"),
+                       report::text_or_unknown(r.ops, "{}"),
+                       report::text_or_unknown(r.ops_per_s, "{:.0f}"),
+                       r.c2c_source.value_or(std::string(report::unknown_text)),
+                       store::to_string(r.status), r.started_at);
     });
 }
 

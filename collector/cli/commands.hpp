@@ -32,7 +32,6 @@ void execute_and_report(const collector::RunRequest& request, const std::string&
 // A stored run, or UsageError naming the database; its c2c data, or UsageError saying why not.
 store::RunRecord require_run(store::Database& db, std::int64_t run_id);
 store::C2cData require_c2c(store::Database& db, const store::RunRecord& run);
-std::string run_title(const store::RunRecord& run);
 
 // Exit status of the last command that ran (a run may finish with failed runs stored).
 int& command_exit_status();

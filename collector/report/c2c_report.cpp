@@ -1,5 +1,6 @@
 #include "collector/report/c2c_report.hpp"
 
+#include "collector/report/unknown.hpp"
 #include "engine/probe/site.hpp"
 
 #include <algorithm>
@@ -39,8 +40,14 @@ std::string cpu_split(const c2c::ReplayResult& r, const c2c::LineKey& line) {
 
 } // namespace
 
-double per_thousand(std::uint64_t count, std::uint64_t ops) {
-    return ops ? 1000.0 * static_cast<double>(count) / static_cast<double>(ops) : 0.0;
+std::optional<double> per_thousand(std::uint64_t count, std::uint64_t ops) {
+    if (ops == 0)
+        return std::nullopt;
+    return 1000.0 * static_cast<double>(count) / static_cast<double>(ops);
+}
+
+std::string per_thousand_text(std::uint64_t count, std::uint64_t ops) {
+    return text_or_unknown(per_thousand(count, ops), "{:.2f}");
 }
 
 std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line) {
@@ -111,13 +118,13 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
         "Inval", "CleanFwd", "Loads", "Stores", "Est. cycles", "Fields");
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const auto& l = *lines[i];
-        out +=
-            fmt::format("{:>4}  {:#018x} {:<26} {:>9} {:>10.2f} {:>9} {:>9} {:>9} {:>9} {:>9} "
-                        "{:>10} {:>12.0f}  {}\n",
-                        i, l.line.address, line_name(data, l.line), l.counts.hitm(),
-                        per_thousand(l.counts.hitm(), ops), l.counts.load_hitm, l.counts.store_hitm,
-                        l.counts.invalidations, l.counts.clean_forward, l.counts.loads,
-                        l.counts.stores, l.counts.stall_cycles, fields_on_line(data, l.line));
+        out += fmt::format("{:>4}  {:#018x} {:<26} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} "
+                           "{:>10} {:>12.0f}  {}\n",
+                           i, l.line.address, line_name(data, l.line), l.counts.hitm(),
+                           per_thousand_text(l.counts.hitm(), ops), l.counts.load_hitm,
+                           l.counts.store_hitm, l.counts.invalidations, l.counts.clean_forward,
+                           l.counts.loads, l.counts.stores, l.counts.stall_cycles,
+                           fields_on_line(data, l.line));
     }
     if (lines.empty())
         out += "  (no line had a transfer)\n";
@@ -126,10 +133,10 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
     for (std::size_t i = 0; i < lines.size() && i < options.max_lines; ++i) {
         const auto& l = *lines[i];
         out += fmt::format(
-            "{}\n  {:>4}  {}  {:#x}  Tot Hitm {} ({:.2f}/1k op)  transfers {} ({:.2f}/1k op)\n{}\n",
+            "{}\n  {:>4}  {}  {:#x}  Tot Hitm {} ({}/1k op)  transfers {} ({}/1k op)\n{}\n",
             std::string(110, '-'), i, line_name(data, l.line), l.line.address, l.counts.hitm(),
-            per_thousand(l.counts.hitm(), ops), l.counts.transfers(),
-            per_thousand(l.counts.transfers(), ops), std::string(110, '-'));
+            per_thousand_text(l.counts.hitm(), ops), l.counts.transfers(),
+            per_thousand_text(l.counts.transfers(), ops), std::string(110, '-'));
         out +=
             fmt::format("  {:>6} {:<20} {:>4} {:>9} {:>9} {:>10} {:>9} {:>10} {:>9} {:>9} {:>10}\n",
                         "Offset", "Field", "Size", "LoadHitm", "StoreHitm", "Hitm/1k op", "Xfer",
@@ -137,11 +144,11 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
         for (const auto& f : r.fields) {
             if (f.line != l.line || f.counts.accesses() == 0)
                 continue;
-            out += fmt::format("  {:>#6x} {:<20} {:>4} {:>9} {:>9} {:>10.2f} {:>9} {:>10.2f} {:>9} "
+            out += fmt::format("  {:>#6x} {:<20} {:>4} {:>9} {:>9} {:>10} {:>9} {:>10} {:>9} "
                                "{:>9} {:>10.0f}\n",
                                f.offset, f.field_name, f.size, f.counts.load_hitm,
-                               f.counts.store_hitm, per_thousand(f.counts.hitm(), ops),
-                               f.counts.transfers(), per_thousand(f.counts.transfers(), ops),
+                               f.counts.store_hitm, per_thousand_text(f.counts.hitm(), ops),
+                               f.counts.transfers(), per_thousand_text(f.counts.transfers(), ops),
                                f.counts.loads, f.counts.stores, f.counts.stall_cycles);
         }
         out += fmt::format("  per CPU: {}\n", cpu_split(r, l.line));
@@ -156,12 +163,12 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
         if (!pairs.empty())
             out += "  who takes the line from whom (accessor <- last writer):\n";
         for (const auto* p : pairs)
-            out += fmt::format("    {:<20} <- {:<20} {:<6} sharing  hitm {:>9} ({:.2f}/1k op)  "
+            out += fmt::format("    {:<20} <- {:<20} {:<6} sharing  hitm {:>9} ({}/1k op)  "
                                "store-to-shared {:>7}\n",
                                p->accessor_name,
                                p->writer.has_value() ? p->writer_name : "(never written)",
                                p->true_sharing ? "true" : "false", p->counts.hitm(),
-                               per_thousand(p->counts.hitm(), ops), p->counts.store_shared);
+                               per_thousand_text(p->counts.hitm(), ops), p->counts.store_shared);
     }
     return out;
 }
@@ -170,20 +177,21 @@ nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOption
     const auto& r = data.result;
     const std::uint64_t ops = data.trace.traced_ops;
     auto counts_json = [&](const c2c::ClassCounts& c) {
-        return nlohmann::json{{"l1_hit", c.l1_hit},
-                              {"load_hitm", c.load_hitm},
-                              {"store_hitm", c.store_hitm},
-                              {"hitm", c.hitm()},
-                              {"hitm_per_1k_ops", per_thousand(c.hitm(), ops)},
-                              {"clean_forward", c.clean_forward},
-                              {"store_shared", c.store_shared},
-                              {"invalidations", c.invalidations},
-                              {"transfers", c.transfers()},
-                              {"transfers_per_1k_ops", per_thousand(c.transfers(), ops)},
-                              {"cold", c.cold},
-                              {"loads", c.loads},
-                              {"stores", c.stores},
-                              {"stall_cycles", c.stall_cycles}};
+        return nlohmann::json{
+            {"l1_hit", c.l1_hit},
+            {"load_hitm", c.load_hitm},
+            {"store_hitm", c.store_hitm},
+            {"hitm", c.hitm()},
+            {"hitm_per_1k_ops", json_or_null(per_thousand(c.hitm(), ops))},
+            {"clean_forward", c.clean_forward},
+            {"store_shared", c.store_shared},
+            {"invalidations", c.invalidations},
+            {"transfers", c.transfers()},
+            {"transfers_per_1k_ops", json_or_null(per_thousand(c.transfers(), ops))},
+            {"cold", c.cold},
+            {"loads", c.loads},
+            {"stores", c.stores},
+            {"stall_cycles", c.stall_cycles}};
     };
     nlohmann::json out{
         {"records", r.records},

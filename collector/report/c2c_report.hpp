@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace hitmap::report {
@@ -26,6 +27,9 @@ std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line)
 // Lines ranked by HITM, then all transfers, then position (perf c2c sorts on Tot Hitm).
 std::vector<const c2c::LineStats*> ranked_lines(const c2c::ReplayResult& result, bool only_shared);
 
-double per_thousand(std::uint64_t count, std::uint64_t ops);
+// Per 1,000 traced operations; unknown (nullopt) when no operation was traced.
+std::optional<double> per_thousand(std::uint64_t count, std::uint64_t ops);
+// The same as text with two decimals, or "–".
+std::string per_thousand_text(std::uint64_t count, std::uint64_t ops);
 
 } // namespace hitmap::report

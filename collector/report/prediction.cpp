@@ -2,6 +2,7 @@
 
 #include "collector/c2c/replay.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/unknown.hpp"
 
 #include <fmt/format.h>
 #include <map>
@@ -43,17 +44,30 @@ FieldRate usage_lines(const c2c::ReplayResult& r, const std::vector<engine::Obje
     return FieldRate{per_thousand(transfers, ops), per_thousand(hitm, ops)};
 }
 
-std::string rate(double v) {
-    return fmt::format("{:.2f}", v);
+std::string rate(const std::optional<double>& v) {
+    return text_or_unknown(v, "{:.2f}");
 }
 
 // Below 0.01 transfers per 1,000 operations a relative error is noise, not information.
 constexpr double kNoiseFloor = 0.01;
 
-std::string delta(double predicted, double measured) {
-    if (measured < kNoiseFloor)
-        return predicted < kNoiseFloor ? "-" : "n/a";
-    return fmt::format("{:+.1f}%", 100.0 * (predicted - measured) / measured);
+std::string delta(const std::optional<double>& predicted, const std::optional<double>& measured) {
+    if (!predicted || !measured)
+        return std::string(unknown_text);
+    if (*measured < kNoiseFloor)
+        return *predicted < kNoiseFloor ? "0" : "n/a";
+    return fmt::format("{:+.1f}%", 100.0 * (*predicted - *measured) / *measured);
+}
+
+bool positive(const std::optional<double>& v) {
+    return v && *v > 0;
+}
+
+bool has_object(const store::C2cData& data, const std::string& name) {
+    for (const auto& o : data.objects)
+        if (o.name == name)
+            return true;
+    return false;
 }
 
 } // namespace
@@ -71,8 +85,11 @@ Prediction compare_prediction(const store::C2cData& recorded, const c2c::ReplayR
         auto& r = rows[k];
         r.object = k.first;
         r.field = k.second;
-        if (measured && !r.measured)
-            r.measured = FieldRate{};
+        // A field without transfers in the measured run had none; an object the measured run
+        // lacks says nothing.
+        if (measured && !r.measured && has_object(*measured, k.first))
+            r.measured = FieldRate{per_thousand(0, measured->trace.traced_ops),
+                                   per_thousand(0, measured->trace.traced_ops)};
         return r;
     };
     for (const auto& [k, v] : rec)
@@ -99,15 +116,16 @@ std::string format_prediction(const Prediction& p, bool with_measured) {
         out += fmt::format(" {:>14} {:>14}", "measured/1k", "pred vs meas");
     out += "   (transfers per 1,000 operations)\n";
     for (const auto& r : p.rows) {
-        const bool any = r.recorded.transfers > 0 || r.predicted.transfers > 0 ||
-                         (r.measured && r.measured->transfers > 0);
+        const bool any = positive(r.recorded.transfers) || positive(r.predicted.transfers) ||
+                         (r.measured && positive(r.measured->transfers));
         if (!any)
             continue;
         out += fmt::format("{:<22} {:<20} {:>14} {:>14}", r.object, r.field,
                            rate(r.recorded.transfers), rate(r.predicted.transfers));
-        if (with_measured && r.measured)
-            out += fmt::format(" {:>14} {:>14}", rate(r.measured->transfers),
-                               delta(r.predicted.transfers, r.measured->transfers));
+        if (with_measured)
+            out += r.measured ? fmt::format(" {:>14} {:>14}", rate(r.measured->transfers),
+                                            delta(r.predicted.transfers, r.measured->transfers))
+                              : fmt::format(" {:>14} {:>14}", unknown_text, unknown_text);
         out += "\n";
     }
     out +=
@@ -122,7 +140,8 @@ std::string format_prediction(const Prediction& p, bool with_measured) {
 
 nlohmann::json prediction_json(const Prediction& p) {
     auto rate_json = [](const FieldRate& r) {
-        return nlohmann::json{{"transfers_per_1k_ops", r.transfers}, {"hitm_per_1k_ops", r.hitm}};
+        return nlohmann::json{{"transfers_per_1k_ops", json_or_null(r.transfers)},
+                              {"hitm_per_1k_ops", json_or_null(r.hitm)}};
     };
     nlohmann::json out{{"fields", nlohmann::json::array()}};
     for (const auto& r : p.rows) {
@@ -130,8 +149,7 @@ nlohmann::json prediction_json(const Prediction& p) {
                            {"field", r.field},
                            {"recorded", rate_json(r.recorded)},
                            {"predicted", rate_json(r.predicted)}};
-        if (r.measured)
-            row["measured"] = rate_json(*r.measured);
+        row["measured"] = r.measured ? rate_json(*r.measured) : nlohmann::json();
         out["fields"].push_back(row);
     }
     out["usage_lines"] = {{"recorded", rate_json(p.usage_line_recorded)},

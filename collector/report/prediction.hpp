@@ -10,9 +10,10 @@
 
 namespace hitmap::report {
 
+// Per 1,000 traced operations; unknown where no operation was traced.
 struct FieldRate {
-    double transfers = 0; // per 1,000 operations
-    double hitm = 0;
+    std::optional<double> transfers = 0;
+    std::optional<double> hitm = 0;
 };
 
 struct PredictionRow {
@@ -20,7 +21,7 @@ struct PredictionRow {
     std::string field;
     FieldRate recorded;
     FieldRate predicted;
-    std::optional<FieldRate> measured;
+    std::optional<FieldRate> measured; // nullopt: the measured run has no such object
 };
 
 struct Prediction {

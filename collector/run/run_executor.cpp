@@ -28,7 +28,7 @@ engine::WorkloadRunConfig workload_config(const RunRequest& request, const Plann
     config.stop.cancel = &cancel_requested();
     config.params = request.params;
     config.layouts = request.layouts;
-    config.trace.enabled = request.c2c.source == C2cSource::software &&
+    config.trace.enabled = request.c2c.source != C2cSource::off &&
                            engine::find_workload(request.workload).info().probed;
     config.trace.records_per_thread =
         request.c2c.trace_bytes_per_thread / sizeof(engine::TraceRecord);
@@ -68,8 +68,25 @@ private:
     std::jthread thread_;
 };
 
-store::Metric metric(std::string name, std::optional<double> value, std::string unit) {
-    return store::Metric{std::move(name), value, std::move(unit), value.has_value(), std::nullopt};
+store::Metric metric(std::string name, std::optional<double> value, std::string unit,
+                     store::Source source) {
+    return store::Metric{std::move(name), value,  std::move(unit), value.has_value(),
+                         std::nullopt,    source, std::nullopt};
+}
+
+// What the run records about its cacheline data: the choice made, and why.
+std::string c2c_reason(const RunRequest& request, const engine::WorkloadInfo& workload,
+                       const perf::PmuCapabilities& pmu) {
+    if (request.c2c.source == C2cSource::off)
+        return "ran with --c2c off";
+    if (!workload.probed)
+        return fmt::format("{} has no probed objects: nothing to trace", workload.name);
+    if (request.c2c.source == C2cSource::software)
+        return "--c2c software: probe trace replayed through the coherence model";
+    return fmt::format("--c2c auto chose software: {} (hardware sampling is not implemented yet)",
+                       pmu.memory_sampling() == perf::MemorySampling::none
+                           ? "no precise memory sampling on this machine"
+                           : fmt::format("{} present", perf::to_string(pmu.memory_sampling())));
 }
 
 } // namespace
@@ -77,7 +94,8 @@ store::Metric metric(std::string name, std::optional<double> value, std::string 
 RunExecutor::RunExecutor(store::Database& db, Progress& progress)
     : db_(db)
     , progress_(progress) {
-    machine_id_ = db_.upsert_machine(store::detect_machine(), perf::detect_pmu().to_json().dump());
+    pmu_ = perf::detect_pmu();
+    machine_id_ = db_.upsert_machine(store::detect_machine(), pmu_.to_json().dump());
 }
 
 void RunExecutor::validate(const RunRequest& request) {
@@ -108,11 +126,16 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
     record.workload = request.workload;
     record.variant = plan.variant;
     record.params_json = params_json(request, config);
-    record.threads = plan.threads;
-    record.duration_s =
-        request.stop.duration ? std::chrono::duration<double>(*request.stop.duration).count() : 0;
+    record.threads = static_cast<int>(plan.threads);
+    if (request.stop.duration)
+        record.duration_s = std::chrono::duration<double>(*request.stop.duration).count();
+    // Throughput while probes record is slower than the machine's: never pooled with measured.
+    const store::Source source =
+        config.trace.enabled ? store::Source::traced : store::Source::measured;
+    record.source = source;
     if (config.trace.enabled)
         record.c2c_source = "software";
+    record.c2c_reason = c2c_reason(request, workload.info(), pmu_);
     summary.run_id = db_.begin_run(record);
 
     const std::string label =
@@ -145,20 +168,24 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         summary.seconds = result.seconds;
         summary.ops_per_s =
             result.seconds > 0 ? static_cast<double>(result.ops) / result.seconds : 0;
+        const std::optional<double> ops_per_s =
+            result.seconds > 0 ? std::optional(summary.ops_per_s) : std::nullopt;
 
         store::RunOutcome outcome;
         outcome.status = store::RunStatus::complete;
         outcome.ops = static_cast<std::int64_t>(result.ops);
-        outcome.ops_per_s = summary.ops_per_s;
+        outcome.ops_per_s = ops_per_s;
         outcome.duration_s = result.seconds;
         for (const perf::CounterValue& c : counters.totals())
             outcome.metrics.push_back(
-                store::Metric{c.name, c.value, c.unit, c.value.has_value(), c.unavailable_reason});
+                store::Metric{c.name, c.value, c.unit, c.value.has_value(), c.unavailable_reason,
+                              source, c.value ? std::optional(c.scaled) : std::nullopt});
         for (const auto& [name, value] : result.stats.items())
-            outcome.metrics.push_back(metric("engine." + name, value.get<double>(), "count"));
-        for (unsigned t = 0; t < result.ops_per_thread.size(); ++t)
             outcome.metrics.push_back(
-                metric(fmt::format("ops.thread{}", t), double(result.ops_per_thread[t]), "ops"));
+                metric("engine." + name, value.get<double>(), "count", source));
+        for (unsigned t = 0; t < result.ops_per_thread.size(); ++t)
+            outcome.metrics.push_back(metric(fmt::format("ops.thread{}", t),
+                                             double(result.ops_per_thread[t]), "ops", source));
 
         std::vector<store::LockData> lock_tables;
         if (!result.locks.empty())
@@ -178,12 +205,14 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         if (!result.traces.empty()) {
             progress_.update(0.92, "replaying trace");
             c2c_data = analyse_software_c2c(result, request.c2c, db_.path(), run_id);
+            const auto replayed = store::Source::replayed;
             outcome.metrics.push_back(
-                metric("c2c.records", double(c2c_data->trace.records), "records"));
+                metric("c2c.records", double(c2c_data->trace.records), "records", replayed));
             outcome.metrics.push_back(
-                metric("c2c.traced_ops", double(c2c_data->trace.traced_ops), "ops"));
-            outcome.metrics.push_back(
-                metric("c2c.dropped_records", double(c2c_data->trace.dropped_records), "records"));
+                metric("c2c.traced_ops", double(c2c_data->trace.traced_ops), "ops", replayed));
+            outcome.metrics.push_back(metric("c2c.dropped_records",
+                                             double(c2c_data->trace.dropped_records), "records",
+                                             replayed));
         }
         db_.finish_run(run_id, outcome, [&](SQLite::Database& sql) {
             SQLite::Statement update(sql, "UPDATE run SET params_json = ? WHERE id = ?");

@@ -2,6 +2,7 @@
 // Runs the planned combinations one by one: each run is registered as 'running' before the
 // workload starts, then completed (ops, counters, c2c tables) in one transaction, so a crash
 // leaves an incomplete run and never touches earlier ones.
+#include "collector/perf/pmu_capabilities.hpp"
 #include "collector/run/progress.hpp"
 #include "collector/run/run_request.hpp"
 
@@ -43,6 +44,7 @@ private:
 
     store::Database& db_;
     Progress& progress_;
+    perf::PmuCapabilities pmu_;
     std::int64_t machine_id_ = 0;
 };
 

@@ -12,7 +12,8 @@
 
 namespace hitmap::collector {
 
-enum class C2cSource { off, software };
+// automatic: hardware sampling where the machine has it, else software (none has hardware yet).
+enum class C2cSource { off, automatic, software };
 using c2c::ModelCpus;
 
 struct C2cOptions {

@@ -26,13 +26,30 @@ RunRequest all_variants(const std::string& workload, std::chrono::nanoseconds du
 }
 
 // One request per registered workload, so a new workload joins the suites by registering.
-std::vector<RunRequest> every_workload(std::chrono::nanoseconds duration, bool all_cpus_only) {
+std::vector<RunRequest> every_workload(std::chrono::nanoseconds duration) {
     std::vector<RunRequest> requests;
     for (const engine::Workload* w : engine::all_workloads()) {
         RunRequest r = all_variants(w->info().name, duration);
-        if (all_cpus_only)
-            r.threads = {one_and_all_cpus().back()};
+        r.threads = {one_and_all_cpus().back()};
         requests.push_back(std::move(r));
+    }
+    return requests;
+}
+
+// Throughput and cacheline data in separate runs: tracing slows a run by about 3x, so ops/s
+// come from untraced repetitions (measured) and c2c from one traced run per combination.
+std::vector<RunRequest> measured_and_traced(std::chrono::nanoseconds duration, unsigned repeat) {
+    std::vector<RunRequest> requests;
+    for (const engine::Workload* w : engine::all_workloads()) {
+        RunRequest measured = all_variants(w->info().name, duration);
+        measured.c2c.source = C2cSource::off;
+        measured.repeat = repeat;
+        requests.push_back(measured);
+        if (w->info().probed) {
+            RunRequest traced = all_variants(w->info().name, duration);
+            traced.c2c.source = C2cSource::automatic;
+            requests.push_back(std::move(traced));
+        }
     }
     return requests;
 }
@@ -43,10 +60,11 @@ std::vector<Suite> builtin_suites() {
     using namespace std::chrono_literals;
     return {
         {"default",
-         "every variant of every workload at 1 thread and all CPUs, 1 s each, software c2c",
-         every_workload(1s, false)},
+         "every variant of every workload at 1 thread and all CPUs, 1 s each: 3 untraced "
+         "repetitions for ops/s, then one traced run with c2c where the workload is probed",
+         measured_and_traced(1s, 3)},
         {"quick", "every variant of every workload at all CPUs, 200 ms each (smoke test)",
-         every_workload(200ms, true)},
+         every_workload(200ms)},
     };
 }
 

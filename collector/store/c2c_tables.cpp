@@ -216,8 +216,8 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
     const TraceInfo& t = data.trace;
     SQLite::Statement trace(
         sql, "INSERT INTO run_trace (run_id, path, format, threads, records, traced_ops, "
-             "dropped_records, cpu_migrations, bytes, model_cpus, line_size, clock) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+             "dropped_records, cpu_migrations, bytes, model_cpus, line_size, clock, cost_table) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     trace.bind(1, run_id);
     if (t.path)
         trace.bind(2, *t.path);
@@ -236,13 +236,14 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
     trace.bind(10, t.model_cpus);
     trace.bind(11, static_cast<std::int64_t>(t.line_size));
     trace.bind(12, t.clock);
+    trace.bind(13, t.cost_table);
     trace.exec();
 }
 
 std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id) {
     SQLite::Statement trace(
         sql, "SELECT path, format, threads, records, traced_ops, dropped_records, cpu_migrations, "
-             "bytes, model_cpus, line_size, clock FROM run_trace WHERE run_id = ?");
+             "bytes, model_cpus, line_size, clock, cost_table FROM run_trace WHERE run_id = ?");
     trace.bind(1, run_id);
     if (!trace.executeStep())
         return std::nullopt;
@@ -261,6 +262,7 @@ std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id) {
     t.model_cpus = trace.getColumn(8).getString();
     t.line_size = static_cast<std::uint32_t>(trace.getColumn(9).getInt64());
     t.clock = trace.getColumn(10).getString();
+    t.cost_table = trace.getColumn(11).getString();
 
     SQLite::Statement obj(
         sql,

@@ -24,6 +24,8 @@ struct TraceInfo {
     std::string model_cpus = "recorded";
     std::uint32_t line_size = 64;
     std::string clock = "access"; // engine::TraceClock, as to_string() names it
+    // The cost table behind the estimated cycles (c2c::CostTable::name of the one used).
+    std::string cost_table = "builtin:ccbench";
 };
 
 struct C2cData {

@@ -2,6 +2,7 @@
 
 #include "collector/store/file_probe.hpp"
 #include "collector/store/migrator.hpp"
+#include "collector/store/process_identity.hpp"
 #include "collector/store/timestamp.hpp"
 
 #include <SQLiteCpp/Statement.h>
@@ -19,10 +20,13 @@ namespace hitmap::store {
 namespace {
 
 constexpr int busy_timeout_ms = 5000;
+// The migration (0005_provenance) that added run.writer_pid and run.writer_start.
+constexpr int kWriterColumnsVersion = 5;
 
 constexpr const char* run_columns =
     "id, machine_id, workload, variant, params_json, threads, duration_s, ops, ops_per_s, "
-    "status, c2c_source, started_at, finished_at, note";
+    "status, c2c_source, started_at, finished_at, note, source, c2c_reason, predicted_from, "
+    "writer_pid, writer_start, (SELECT host FROM machine WHERE machine.id = run.machine_id)";
 
 // SQLite failures leave the store as the store error of their kind; others pass unchanged.
 template <class F> decltype(auto) guarded(const std::filesystem::path& path, F&& f) {
@@ -66,32 +70,122 @@ std::optional<std::int64_t> optional_int64(const SQLite::Column& c) {
 std::optional<double> optional_double(const SQLite::Column& c) {
     return c.isNull() ? std::nullopt : std::optional(c.getDouble());
 }
+std::optional<int> optional_int(const SQLite::Column& c) {
+    return c.isNull() ? std::nullopt : std::optional(c.getInt());
+}
+
+// The process that wrote a 'running' row, when it was this host's and is gone.
+bool writer_gone(const SQLite::Statement& q) {
+    if (q.getColumn(17).isNull() || q.getColumn(19).getString() != detect_machine().host)
+        return false;
+    return !process_alive({q.getColumn(17).getInt64(), q.getColumn(18).getInt64()});
+}
 
 RunRecord read_run(const SQLite::Statement& q) {
-    return {.id = q.getColumn(0).getInt64(),
-            .machine_id = q.getColumn(1).getInt64(),
-            .workload = q.getColumn(2).getString(),
-            .variant = q.getColumn(3).getString(),
-            .params_json = q.getColumn(4).getString(),
-            .threads = q.getColumn(5).getInt(),
-            .duration_s = q.getColumn(6).getDouble(),
-            .ops = optional_int64(q.getColumn(7)),
-            .ops_per_s = optional_double(q.getColumn(8)),
-            .status = parse_run_status(q.getColumn(9).getString()),
-            .c2c_source = optional_text(q.getColumn(10)),
-            .started_at = q.getColumn(11).getString(),
-            .finished_at = optional_text(q.getColumn(12)),
-            .note = optional_text(q.getColumn(13))};
+    RunRecord run{.id = q.getColumn(0).getInt64(),
+                  .machine_id = q.getColumn(1).getInt64(),
+                  .workload = q.getColumn(2).getString(),
+                  .variant = q.getColumn(3).getString(),
+                  .params_json = q.getColumn(4).getString(),
+                  .source = parse_source(q.getColumn(14).getString()),
+                  .threads = optional_int(q.getColumn(5)),
+                  .duration_s = optional_double(q.getColumn(6)),
+                  .ops = optional_int64(q.getColumn(7)),
+                  .ops_per_s = optional_double(q.getColumn(8)),
+                  .status = parse_run_status(q.getColumn(9).getString()),
+                  .c2c_source = optional_text(q.getColumn(10)),
+                  .c2c_reason = optional_text(q.getColumn(15)),
+                  .started_at = q.getColumn(11).getString(),
+                  .finished_at = optional_text(q.getColumn(12)),
+                  .note = optional_text(q.getColumn(13)),
+                  .predicted_from = optional_int64(q.getColumn(16))};
+    // A read-only reader cannot store the verdict, but must not show a dead run as running.
+    if (run.status == RunStatus::running && writer_gone(q))
+        run.status = RunStatus::abandoned;
+    return run;
 }
 
 // Parameters 1..6 in the column order of both machine statements.
 void bind_machine(SQLite::Statement& s, const MachineInfo& m, const std::string& pmu_json) {
     s.bind(1, m.host);
     bind_optional(s, 2, m.cpu_model);
-    s.bind(3, m.cpu_count);
+    bind_optional(s, 3, m.cpu_count);
     s.bind(4, m.kernel);
-    s.bind(5, m.cacheline_size);
+    bind_optional(s, 5, m.cacheline_size);
     s.bind(6, pmu_json);
+}
+
+std::int64_t insert_run(SQLite::Database& db, const RunRecord& run, const std::string& params,
+                        RunStatus status) {
+    SQLite::Statement insert(
+        db, "INSERT INTO run (machine_id, workload, variant, params_json, source, threads, "
+            "duration_s, ops, ops_per_s, status, c2c_source, c2c_reason, started_at, note, "
+            "predicted_from, writer_pid, writer_start) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert.bind(1, run.machine_id);
+    insert.bind(2, run.workload);
+    insert.bind(3, run.variant);
+    insert.bind(4, params);
+    insert.bind(5, std::string(to_string(run.source)));
+    bind_optional(insert, 6, run.threads);
+    bind_optional(insert, 7, run.duration_s);
+    bind_optional(insert, 8, run.ops);
+    bind_optional(insert, 9, run.ops_per_s);
+    insert.bind(10, std::string(to_string(status)));
+    bind_optional(insert, 11, run.c2c_source);
+    bind_optional(insert, 12, run.c2c_reason);
+    insert.bind(13, utc_now());
+    bind_optional(insert, 14, run.note);
+    bind_optional(insert, 15, run.predicted_from);
+    const ProcessIdentity writer = current_process();
+    insert.bind(16, writer.pid);
+    insert.bind(17, writer.start_ticks);
+    insert.exec();
+    return db.getLastInsertRowid();
+}
+
+// The outcome's values, metrics and `extra` tables of a 'running' run; the caller holds the
+// transaction.
+void write_outcome(SQLite::Database& db, const std::filesystem::path& path, std::int64_t run_id,
+                   const RunOutcome& outcome, const std::function<void(SQLite::Database&)>& extra,
+                   const std::function<std::optional<RunRecord>()>& existing) {
+    SQLite::Statement update(
+        db, "UPDATE run SET status = ?, ops = ?, ops_per_s = ?, "
+            "duration_s = coalesce(?, duration_s), note = coalesce(?, note), finished_at = ?, "
+            "writer_pid = NULL, writer_start = NULL WHERE id = ? AND status = 'running'");
+    update.bind(1, std::string(to_string(outcome.status)));
+    bind_optional(update, 2, outcome.ops);
+    bind_optional(update, 3, outcome.ops_per_s);
+    bind_optional(update, 4, outcome.duration_s);
+    bind_optional(update, 5, outcome.note);
+    update.bind(6, utc_now());
+    update.bind(7, run_id);
+    if (update.exec() == 0) {
+        const auto run = existing();
+        throw RunStateError(
+            path, run ? fmt::format("run {} is already {}", run_id, to_string(run->status))
+                      : fmt::format("run {} does not exist", run_id));
+    }
+    SQLite::Statement insert(db, "INSERT INTO run_metric (run_id, name, value, unit, "
+                                 "available, reason, source, scaled) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const Metric& m : outcome.metrics) {
+        insert.bind(1, run_id);
+        insert.bind(2, m.name);
+        bind_optional(insert, 3, m.value);
+        insert.bind(4, m.unit);
+        insert.bind(5, m.available ? 1 : 0);
+        bind_optional(insert, 6, m.reason);
+        insert.bind(7, std::string(to_string(m.source)));
+        if (m.scaled)
+            insert.bind(8, *m.scaled ? 1 : 0);
+        else
+            insert.bind(8);
+        insert.exec();
+        insert.reset();
+    }
+    if (extra)
+        extra(db);
 }
 
 } // namespace
@@ -119,8 +213,7 @@ Database Database::open(const std::filesystem::path& path, OpenOptions options,
         if (*existing < latest)
             throw OlderSchema(path, *existing, latest);
         return guarded(path, [&] {
-            return Database(path, SQLite::Database(path, SQLite::OPEN_READONLY, busy_timeout_ms),
-                            *existing);
+            return Database(path, open_sqlite_read_only(path, busy_timeout_ms), *existing);
         });
     }
 
@@ -137,7 +230,11 @@ Database Database::open(const std::filesystem::path& path, OpenOptions options,
         const int version = migrate(db, path, migrations);
         db.exec("PRAGMA journal_mode = WAL");
         db.exec("PRAGMA foreign_keys = ON");
-        return Database(path, std::move(db), version);
+        Database opened(path, std::move(db), version);
+        // Tests open files at older versions, which lack the writer columns.
+        if (version >= kWriterColumnsVersion)
+            opened.mark_abandoned_runs();
+        return opened;
     });
 }
 
@@ -146,7 +243,7 @@ std::int64_t Database::upsert_machine(const MachineInfo& machine, const std::str
     return guarded(path_, [&] {
         SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
         SQLite::Statement find(db_, "SELECT id FROM machine WHERE host = ? AND cpu_model IS ? "
-                                    "AND cpu_count = ? AND kernel = ? AND cacheline_size = ? "
+                                    "AND cpu_count IS ? AND kernel = ? AND cacheline_size IS ? "
                                     "AND pmu_json = ?");
         bind_machine(find, machine, pmu);
         if (find.executeStep())
@@ -173,9 +270,9 @@ std::optional<MachineRecord> Database::machine(std::int64_t id) const {
         return MachineRecord{.id = q.getColumn(0).getInt64(),
                              .info = {.host = q.getColumn(1).getString(),
                                       .cpu_model = optional_text(q.getColumn(2)),
-                                      .cpu_count = q.getColumn(3).getInt(),
+                                      .cpu_count = optional_int(q.getColumn(3)),
                                       .kernel = q.getColumn(4).getString(),
-                                      .cacheline_size = q.getColumn(5).getInt()},
+                                      .cacheline_size = optional_int(q.getColumn(5))},
                              .pmu_json = q.getColumn(6).getString(),
                              .first_seen = q.getColumn(7).getString()};
     });
@@ -183,25 +280,7 @@ std::optional<MachineRecord> Database::machine(std::int64_t id) const {
 
 std::int64_t Database::begin_run(const RunRecord& run) {
     const std::string params = canonical_json(run.params_json, "run params_json");
-    return guarded(path_, [&] {
-        SQLite::Statement insert(
-            db_, "INSERT INTO run (machine_id, workload, variant, params_json, threads, "
-                 "duration_s, ops, ops_per_s, status, c2c_source, started_at, note) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
-        insert.bind(1, run.machine_id);
-        insert.bind(2, run.workload);
-        insert.bind(3, run.variant);
-        insert.bind(4, params);
-        insert.bind(5, run.threads);
-        insert.bind(6, run.duration_s);
-        bind_optional(insert, 7, run.ops);
-        bind_optional(insert, 8, run.ops_per_s);
-        bind_optional(insert, 9, run.c2c_source);
-        insert.bind(10, utc_now());
-        bind_optional(insert, 11, run.note);
-        insert.exec();
-        return db_.getLastInsertRowid();
-    });
+    return guarded(path_, [&] { return insert_run(db_, run, params, RunStatus::running); });
 }
 
 void Database::finish_run(std::int64_t run_id, const RunOutcome& outcome,
@@ -210,36 +289,68 @@ void Database::finish_run(std::int64_t run_id, const RunOutcome& outcome,
         throw std::invalid_argument("finish_run needs a final status, not 'running'");
     guarded(path_, [&] {
         SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        write_outcome(db_, path_, run_id, outcome, extra, [&] { return run(run_id); });
+        tx.commit();
+    });
+}
+
+std::int64_t
+Database::insert_finished_run(const RunRecord& run, const RunOutcome& outcome,
+                              const std::function<void(SQLite::Database&, std::int64_t)>& extra) {
+    if (outcome.status == RunStatus::running)
+        throw std::invalid_argument("insert_finished_run needs a final status, not 'running'");
+    const std::string params = canonical_json(run.params_json, "run params_json");
+    return guarded(path_, [&] {
+        std::optional<SQLite::Transaction> tx;
+        if (sqlite3_get_autocommit(db_.getHandle()))
+            tx.emplace(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        const std::int64_t id = insert_run(db_, run, params, RunStatus::running);
+        write_outcome(
+            db_, path_, id, outcome,
+            [&](SQLite::Database& sql) {
+                if (extra)
+                    extra(sql, id);
+            },
+            [&] { return this->run(id); });
+        if (tx)
+            tx->commit();
+        return id;
+    });
+}
+
+void Database::transaction(const std::function<void()>& body) {
+    guarded(path_, [&] {
+        SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        body();
+        tx.commit();
+    });
+}
+
+void Database::mark_abandoned_runs() {
+    const auto abandoned = [&] {
+        SQLite::Statement q(
+            db_, fmt::format("SELECT {} FROM run WHERE status = 'running'", run_columns));
+        std::vector<std::int64_t> ids;
+        while (q.executeStep())
+            if (read_run(q).status == RunStatus::abandoned)
+                ids.push_back(q.getColumn(0).getInt64());
+        return ids;
+    };
+    guarded(path_, [&] {
+        // Most opens find nothing: only then take the write lock, and look again under it.
+        if (abandoned().empty())
+            return;
+        SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
         SQLite::Statement update(
-            db_, "UPDATE run SET status = ?, ops = ?, ops_per_s = ?, duration_s = ?, "
-                 "note = coalesce(?, note), finished_at = ? WHERE id = ? AND status = 'running'");
-        update.bind(1, std::string(to_string(outcome.status)));
-        bind_optional(update, 2, outcome.ops);
-        bind_optional(update, 3, outcome.ops_per_s);
-        update.bind(4, outcome.duration_s);
-        bind_optional(update, 5, outcome.note);
-        update.bind(6, utc_now());
-        update.bind(7, run_id);
-        if (update.exec() == 0) {
-            const auto existing = run(run_id);
-            throw RunStateError(path_, existing ? fmt::format("run {} is already {}", run_id,
-                                                              to_string(existing->status))
-                                                : fmt::format("run {} does not exist", run_id));
+            db_, "UPDATE run SET status = 'abandoned', finished_at = ?, writer_pid = NULL, "
+                 "writer_start = NULL, note = coalesce(note || '; ', '') || "
+                 "'its process ended before the run was stored' WHERE id = ?");
+        for (const std::int64_t id : abandoned()) {
+            update.bind(1, utc_now());
+            update.bind(2, id);
+            update.exec();
+            update.reset();
         }
-        SQLite::Statement insert(db_, "INSERT INTO run_metric (run_id, name, value, unit, "
-                                      "available, reason) VALUES (?, ?, ?, ?, ?, ?)");
-        for (const Metric& m : outcome.metrics) {
-            insert.bind(1, run_id);
-            insert.bind(2, m.name);
-            bind_optional(insert, 3, m.value);
-            insert.bind(4, m.unit);
-            insert.bind(5, m.available ? 1 : 0);
-            bind_optional(insert, 6, m.reason);
-            insert.exec();
-            insert.reset();
-        }
-        if (extra)
-            extra(db_);
         tx.commit();
     });
 }
@@ -284,8 +395,8 @@ std::optional<RunRecord> Database::run(std::int64_t id) const {
 
 std::vector<Metric> Database::metrics(std::int64_t run_id) const {
     return guarded(path_, [&] {
-        SQLite::Statement q(db_, "SELECT name, value, unit, available, reason FROM run_metric "
-                                 "WHERE run_id = ? ORDER BY name");
+        SQLite::Statement q(db_, "SELECT name, value, unit, available, reason, source, scaled "
+                                 "FROM run_metric WHERE run_id = ? ORDER BY name");
         q.bind(1, run_id);
         std::vector<Metric> found;
         while (q.executeStep())
@@ -293,7 +404,11 @@ std::vector<Metric> Database::metrics(std::int64_t run_id) const {
                              .value = optional_double(q.getColumn(1)),
                              .unit = q.getColumn(2).getString(),
                              .available = q.getColumn(3).getInt() != 0,
-                             .reason = optional_text(q.getColumn(4))});
+                             .reason = optional_text(q.getColumn(4)),
+                             .source = parse_source(q.getColumn(5).getString()),
+                             .scaled = q.getColumn(6).isNull()
+                                           ? std::nullopt
+                                           : std::optional(q.getColumn(6).getInt() != 0)});
         return found;
     });
 }

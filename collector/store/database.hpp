@@ -47,6 +47,15 @@ public:
     // throws, nothing is written and the run stays 'running'.
     void finish_run(std::int64_t run_id, const RunOutcome& outcome,
                     const std::function<void(SQLite::Database&)>& extra = {});
+    // A run that is complete when it is first seen (imports, predictions): the row, its
+    // metrics and `extra` in one transaction, so a refused write or a kill leaves no row.
+    // `extra` gets the new run's id. Inside transaction() the run joins that transaction.
+    std::int64_t
+    insert_finished_run(const RunRecord& run, const RunOutcome& outcome,
+                        const std::function<void(SQLite::Database&, std::int64_t)>& extra = {});
+
+    // Runs `body` in one write transaction: everything it stores, or nothing.
+    void transaction(const std::function<void()>& body);
 
     std::vector<RunRecord> runs(const RunFilter& filter = {}) const;
     std::optional<RunRecord> run(std::int64_t id) const;
@@ -54,6 +63,8 @@ public:
 
 private:
     Database(std::filesystem::path path, SQLite::Database db, int version);
+    // Stores as 'abandoned' the running runs of this host whose writing process is gone.
+    void mark_abandoned_runs();
 
     std::filesystem::path path_;
     SQLite::Database db_;

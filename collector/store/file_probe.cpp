@@ -32,8 +32,31 @@ std::string read_magic(const std::filesystem::path& path) {
     return {buf.data(), static_cast<std::size_t>(n)};
 }
 
+bool folder_writable(const std::filesystem::path& path) {
+    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+    return ::access(folder.c_str(), W_OK) == 0;
+}
+
+bool has_wal_content(const std::filesystem::path& path) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path.string() + "-wal", ec);
+    return !ec && size > 0;
+}
+
+// RFC 3986 percent-encoding of the characters an SQLite URI path gives meaning to.
+std::string uri_path(const std::filesystem::path& path) {
+    std::string out;
+    for (const char c : std::filesystem::absolute(path).string()) {
+        if (c == '%' || c == '?' || c == '#' || static_cast<unsigned char>(c) < 0x20)
+            out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+        else
+            out += c;
+    }
+    return out;
+}
+
 std::optional<int> inspect_sqlite(const std::filesystem::path& path) {
-    SQLite::Database db(path, SQLite::OPEN_READONLY, 5000);
+    SQLite::Database db = open_sqlite_read_only(path, 5000);
     // Belt and braces: closing the last connection to a WAL file may checkpoint into it.
     sqlite3_db_config(db.getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     const int app = db.execAndGet("PRAGMA application_id").getInt();
@@ -54,6 +77,17 @@ std::optional<int> inspect_sqlite(const std::filesystem::path& path) {
 }
 
 } // namespace
+
+SQLite::Database open_sqlite_read_only(const std::filesystem::path& path, int busy_timeout_ms) {
+    if (folder_writable(path))
+        return SQLite::Database(path, SQLite::OPEN_READONLY, busy_timeout_ms);
+    if (has_wal_content(path))
+        throw StoreIoError(path, "the folder is read-only and the database has changes not yet "
+                                 "checkpointed (its -wal file): copy the database with its -wal "
+                                 "file to a writable folder to read it");
+    return SQLite::Database("file:" + uri_path(path) + "?immutable=1",
+                            SQLite::OPEN_READONLY | SQLite::OPEN_URI, busy_timeout_ms);
+}
 
 std::optional<int> probe_schema_version(const std::filesystem::path& path) {
     std::error_code ec;

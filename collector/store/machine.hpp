@@ -9,9 +9,9 @@ namespace hitmap::store {
 struct MachineInfo {
     std::string host{};
     std::optional<std::string> cpu_model{}; // absent where /proc/cpuinfo names none (many ARM)
-    int cpu_count = 1;                      // online CPUs
+    std::optional<int> cpu_count = 1;       // online CPUs; nullopt: unknown (imports)
     std::string kernel{};                   // uname release
-    int cacheline_size = 64;
+    std::optional<int> cacheline_size = 64; // nullopt: unknown (imports)
     bool operator==(const MachineInfo&) const = default;
 };
 

@@ -7,27 +7,53 @@
 namespace hitmap::store {
 namespace {
 
-constexpr std::array<std::pair<RunStatus, std::string_view>, 4> status_names{{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 5> status_names{{
     {RunStatus::running, "running"},
     {RunStatus::complete, "complete"},
     {RunStatus::failed, "failed"},
     {RunStatus::cancelled, "cancelled"},
+    {RunStatus::abandoned, "abandoned"},
 }};
+
+constexpr std::array<std::pair<Source, std::string_view>, 6> source_names{{
+    {Source::measured, "measured"},
+    {Source::traced, "traced"},
+    {Source::replayed, "replayed"},
+    {Source::simulated, "simulated"},
+    {Source::predicted, "predicted"},
+    {Source::imported, "imported"},
+}};
+
+template <class E, std::size_t N>
+std::string_view name_of(const std::array<std::pair<E, std::string_view>, N>& names, E value) {
+    for (const auto& [v, name] : names)
+        if (v == value)
+            return name;
+    throw std::invalid_argument("enum value without a name");
+}
+
+template <class E, std::size_t N>
+E value_of(const std::array<std::pair<E, std::string_view>, N>& names, std::string_view text,
+           const char* what) {
+    for (const auto& [value, name] : names)
+        if (name == text)
+            return value;
+    throw std::invalid_argument("unknown " + std::string(what) + " '" + std::string(text) + "'");
+}
 
 } // namespace
 
 std::string_view to_string(RunStatus status) {
-    for (const auto& [value, name] : status_names)
-        if (value == status)
-            return name;
-    throw std::invalid_argument("unknown RunStatus value");
+    return name_of(status_names, status);
 }
-
 RunStatus parse_run_status(std::string_view text) {
-    for (const auto& [value, name] : status_names)
-        if (name == text)
-            return value;
-    throw std::invalid_argument("unknown run status '" + std::string(text) + "'");
+    return value_of(status_names, text, "run status");
+}
+std::string_view to_string(Source source) {
+    return name_of(source_names, source);
+}
+Source parse_source(std::string_view text) {
+    return value_of(source_names, text, "source");
 }
 
 } // namespace hitmap::store

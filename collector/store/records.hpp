@@ -10,12 +10,21 @@
 
 namespace hitmap::store {
 
-enum class RunStatus { running, complete, failed, cancelled };
+// abandoned: stored as running by a process that is gone (detected when the store is read).
+enum class RunStatus { running, complete, failed, cancelled, abandoned };
 
 // The text stored in run.status.
 std::string_view to_string(RunStatus status);
 // Throws std::invalid_argument for text that names no status.
 RunStatus parse_run_status(std::string_view text);
+
+// Where a number came from (schemas/migrations/0005_provenance.sql). A run's source is that of
+// its throughput; a metric's may differ (software c2c counts of a traced run are `replayed`).
+// Numbers of different sources are never pooled in one statistic.
+enum class Source { measured, traced, replayed, simulated, predicted, imported };
+
+std::string_view to_string(Source source);
+Source parse_source(std::string_view text);
 
 struct MachineRecord {
     std::int64_t id = 0;
@@ -31,15 +40,18 @@ struct RunRecord {
     std::string workload{};
     std::string variant{};
     std::string params_json = "{}";
-    int threads = 1;
-    double duration_s = 0;
+    Source source = Source::measured;   // of ops, ops_per_s and duration
+    std::optional<int> threads{};       // nullopt: the source did not say (imports)
+    std::optional<double> duration_s{}; // nullopt: unknown (imports, predictions)
     std::optional<std::int64_t> ops{};
     std::optional<double> ops_per_s{};
     RunStatus status = RunStatus::running;
-    std::optional<std::string> c2c_source{};
-    std::string started_at{}; // ISO-8601 UTC, stamped by begin_run
+    std::optional<std::string> c2c_source{}; // of the cacheline tables: software, predicted
+    std::optional<std::string> c2c_reason{}; // why that source, or why there is none
+    std::string started_at{};                // ISO-8601 UTC, stamped by begin_run
     std::optional<std::string> finished_at{};
     std::optional<std::string> note{};
+    std::optional<std::int64_t> predicted_from{}; // the run whose trace a prediction replayed
     bool operator==(const RunRecord&) const = default;
 };
 
@@ -49,6 +61,8 @@ struct Metric {
     std::string unit{};
     bool available = true;
     std::optional<std::string> reason{}; // why an unavailable metric could not be measured
+    Source source = Source::measured;
+    std::optional<bool> scaled{}; // counters: multiplexed, value extrapolated; else nullopt
     bool operator==(const Metric&) const = default;
 };
 
@@ -56,7 +70,7 @@ struct RunOutcome {
     RunStatus status = RunStatus::complete; // anything but running
     std::optional<std::int64_t> ops{};
     std::optional<double> ops_per_s{};
-    double duration_s = 0;
+    std::optional<double> duration_s{};
     std::vector<Metric> metrics{};
     std::optional<std::string> note{}; // replaces the run's note when present
 };

@@ -66,6 +66,9 @@ std::string relative_location(const std::source_location& site) {
     constexpr std::string_view root = HITMAP_SOURCE_ROOT;
     if (file.starts_with(root))
         file.remove_prefix(root.size());
+    // Builds compiled with relative paths (ccache base_dir) name files from the build folder.
+    while (file.starts_with("../"))
+        file.remove_prefix(3);
     return fmt::format("{}:{}", file, site.line());
 }
 

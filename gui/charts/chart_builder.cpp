@@ -87,7 +87,9 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
     double top = 0;
     for (const ScalingSeries& s : series) {
         auto* median = new QLineSeries;
-        median->setName(s.variant);
+        median->setName(s.name);
+        if (s.source != store::Source::measured) // traced (and later simulated) are not the
+            median->setPen(QPen(median->pen().color(), 2, Qt::DotLine)); // machine's speed
         auto* low = new QLineSeries;
         auto* high = new QLineSeries;
         auto* marks = new QScatterSeries;

@@ -1,6 +1,7 @@
 #include "gui/models/c2c_rows.hpp"
 
 #include "collector/report/c2c_report.hpp"
+#include "gui/models/unknown_text.hpp"
 
 namespace hitmap::gui {
 
@@ -14,8 +15,8 @@ QVariant count(std::uint64_t v) {
     return QVariant::fromValue<qulonglong>(v);
 }
 
-QString rate_text(double v) {
-    return QString::number(v, 'f', 2);
+QString rate_text(const std::optional<double>& v) {
+    return text_or_unknown(v, [](double x) { return QString::number(x, 'f', 2); });
 }
 
 // A raw count and its per-1k rate as two columns that share one accessor.
@@ -23,11 +24,12 @@ template <class Row>
 void add_count(std::vector<Column<Row>>& cols, const QString& title,
                std::uint64_t (*get)(const Row&), bool heat = false) {
     cols.push_back({title, [get](const Row& r) { return count(get(r)); }, {}, {}, heat});
-    cols.push_back({title + QStringLiteral("/1k op"),
-                    [get](const Row& r) { return report::per_thousand(get(r), r.ops); },
-                    [get](const Row& r) { return rate_text(report::per_thousand(get(r), r.ops)); },
-                    {},
-                    false});
+    cols.push_back(
+        {title + QStringLiteral("/1k op"),
+         [get](const Row& r) { return variant_or_unknown(report::per_thousand(get(r), r.ops)); },
+         [get](const Row& r) { return rate_text(report::per_thousand(get(r), r.ops)); },
+         {},
+         false});
 }
 
 } // namespace

@@ -31,10 +31,13 @@ RunDetail detail_of(store::Database& db, qint64 run_id) {
 // The newest stored prediction (`predict --store`) of `before`'s trace at `after`'s threads.
 std::optional<store::RunRecord> prediction_for(store::Database& db, const store::RunRecord& before,
                                                const store::RunRecord& after) {
-    SQLite::Statement q(db.sql(), "SELECT id FROM run WHERE predicted_from = ? AND threads = ? "
+    SQLite::Statement q(db.sql(), "SELECT id FROM run WHERE predicted_from = ? AND threads IS ? "
                                   "AND status = 'complete' ORDER BY id DESC LIMIT 1");
     q.bind(1, before.id);
-    q.bind(2, after.threads);
+    if (after.threads)
+        q.bind(2, *after.threads);
+    else
+        q.bind(2);
     if (!q.executeStep())
         return std::nullopt;
     return db.run(q.getColumn(0).getInt64());

@@ -1,5 +1,8 @@
 #include "gui/models/run_tree_model.hpp"
 
+#include "gui/models/run_quality.hpp"
+#include "gui/models/unknown_text.hpp"
+
 #include <QBrush>
 #include <QFont>
 #include <QPalette>
@@ -108,7 +111,7 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
         return incomplete ? QVariant(f) : QVariant();
     }
     case Qt::ToolTipRole:
-        return r.note ? QVariant(QString::fromStdString(*r.note)) : QVariant();
+        return run_tooltip(r);
     case Qt::DisplayRole:
         break;
     default:
@@ -118,13 +121,15 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
     case Name:
         return n.label;
     case Threads:
-        return r.threads;
+        return text_or_unknown(r.threads, [](int t) { return QString::number(t); });
     case Duration:
-        return QStringLiteral("%1 s").arg(r.duration_s, 0, 'f', 2);
+        return text_or_unknown(r.duration_s,
+                               [](double s) { return QStringLiteral("%1 s").arg(s, 0, 'f', 2); });
     case OpsPerSecond:
-        return r.ops_per_s ? QVariant(ops_text(*r.ops_per_s)) : QVariant(QStringLiteral("-"));
+        return text_or_unknown(r.ops_per_s, ops_text) +
+               QStringLiteral(" (%1)").arg(QString::fromUtf8(store::to_string(r.source).data()));
     case C2cSource:
-        return r.c2c_source ? QString::fromStdString(*r.c2c_source) : QStringLiteral("-");
+        return r.c2c_source ? QString::fromStdString(*r.c2c_source) : unknown_qtext();
     case Status:
         return QString::fromUtf8(store::to_string(r.status).data(),
                                  static_cast<qsizetype>(store::to_string(r.status).size())) +

@@ -16,10 +16,14 @@ struct ScalingPoint {
 
 struct ScalingSeries {
     QString variant;
-    std::vector<ScalingPoint> points; // by threads
+    store::Source source = store::Source::measured; // never pooled: one series per source
+    QString name;                                   // "v6.0" or "v6.0 (traced)"
+    std::vector<ScalingPoint> points;               // by threads
 };
 
-// Complete, measured runs of one workload (predicted runs have no throughput of their own).
+// Complete runs of one workload with a throughput, one series per variant and source: traced
+// ops/s (probes recording) are slower than measured ones and never share a curve with them.
+// Predicted and imported runs have no throughput of their own.
 std::vector<ScalingSeries> scaling_series(const std::vector<store::RunRecord>& runs,
                                           const std::string& workload);
 

@@ -1,6 +1,7 @@
 #include "gui/views/cacheline_table.hpp"
 
 #include "gui/models/db_loader.hpp"
+#include "gui/models/run_quality.hpp"
 #include "gui/views/table_view.hpp"
 
 #include <QLabel>
@@ -24,21 +25,14 @@ CachelineTable::CachelineTable(QWidget* parent)
 }
 
 void CachelineTable::setRun(std::shared_ptr<const RunDetail> detail) {
-    const store::RunRecord& r = detail->run;
-    QString head = tr("<b>Run %1</b>: %2 %3, %4 threads, %5 s")
-                       .arg(r.id)
-                       .arg(QString::fromStdString(r.workload), QString::fromStdString(r.variant))
-                       .arg(r.threads)
-                       .arg(r.duration_s, 0, 'f', 2);
+    QString head = run_header(detail->run, detail->c2c);
+    header_->setToolTip(run_tooltip(detail->run));
     if (!detail->c2c) {
         rows_.clear();
         table_->model()->clear();
-        header_->setText(head + tr(" — no cacheline data (collected with --c2c off)"));
+        header_->setText(head);
         return;
     }
-    head += tr(" — %1 traced ops, c2c source: %2")
-                .arg(detail->c2c->trace.traced_ops)
-                .arg(QString::fromStdString(r.c2c_source.value_or("?")));
     rows_ = line_rows(*detail->c2c);
     if (rows_.empty())
         head += tr(" — no line moved between caches (one thread cannot contend)");

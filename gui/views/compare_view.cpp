@@ -6,6 +6,7 @@
 #include "gui/models/lock_rows.hpp"
 #include "gui/models/strip_layout.hpp"
 #include "gui/models/table_model.hpp"
+#include "gui/models/unknown_text.hpp"
 #include "gui/views/strip_widget.hpp"
 #include "gui/views/table_view.hpp"
 
@@ -31,12 +32,18 @@ QString run_label(const store::RunRecord& r) {
     return QStringLiteral("run %1: %2 ×%3%4")
         .arg(r.id)
         .arg(QString::fromStdString(r.variant))
-        .arg(r.threads)
-        .arg(r.c2c_source == "predicted" ? QStringLiteral(" (predicted)") : QString());
+        .arg(text_or_unknown(r.threads, [](int t) { return QString::number(t); }))
+        .arg(r.source == store::Source::measured ? QString()
+                                                 : QStringLiteral(" (%1)").arg(QString::fromUtf8(
+                                                       store::to_string(r.source).data())));
 }
 
-QString ops_text(const std::optional<double>& ops) {
-    return ops ? QStringLiteral("%1 M ops/s").arg(*ops / 1e6, 0, 'f', 2) : QStringLiteral("-");
+// The source goes with the figure: traced ops/s are not comparable with measured ones.
+QString ops_text(const store::RunRecord& r) {
+    return text_or_unknown(
+               r.ops_per_s,
+               [](double ops) { return QStringLiteral("%1 M ops/s").arg(ops / 1e6, 0, 'f', 2); }) +
+           QStringLiteral(" (%1)").arg(QString::fromUtf8(store::to_string(r.source).data()));
 }
 
 // The object whose line has the most HITM in `data` (perf c2c's first row).
@@ -63,14 +70,15 @@ std::map<QString, double> field_hitm(const store::C2cData& data, engine::ObjectI
         if (f.line.object == object)
             hitm[QString::fromStdString(f.field_name)] += f.counts.hitm();
     std::map<QString, double> rates;
-    for (const auto& [name, v] : hitm)
-        rates[name] = report::per_thousand(v, data.trace.traced_ops);
+    for (const auto& [name, v] : hitm) // no traced operation: no rate, no bar
+        if (const auto rate = report::per_thousand(v, data.trace.traced_ops))
+            rates[name] = *rate;
     return rates;
 }
 
 struct PredictionCells {
     QString object, field;
-    double recorded = 0, predicted = 0;
+    std::optional<double> recorded, predicted;
     std::optional<double> measured;
 };
 
@@ -79,18 +87,17 @@ std::vector<Column<PredictionCells>> prediction_columns() {
     return {
         {QStringLiteral("Object"), [](const PredictionCells& r) { return r.object; }},
         {QStringLiteral("Field"), [](const PredictionCells& r) { return r.field; }},
-        {QStringLiteral("Recorded xfer/1k"), [](const PredictionCells& r) { return r.recorded; },
-         [num](const PredictionCells& r) { return num(r.recorded); }},
+        {QStringLiteral("Recorded xfer/1k"),
+         [](const PredictionCells& r) { return variant_or_unknown(r.recorded); },
+         [num](const PredictionCells& r) { return text_or_unknown(r.recorded, num); }},
         {QStringLiteral("Predicted xfer/1k"),
-         [](const PredictionCells& r) { return r.predicted; },
-         [num](const PredictionCells& r) { return num(r.predicted); },
+         [](const PredictionCells& r) { return variant_or_unknown(r.predicted); },
+         [num](const PredictionCells& r) { return text_or_unknown(r.predicted, num); },
          {},
          true},
         {QStringLiteral("Measured xfer/1k"),
-         [](const PredictionCells& r) { return r.measured.value_or(-1); },
-         [num](const PredictionCells& r) {
-             return r.measured ? num(*r.measured) : QStringLiteral("-");
-         },
+         [](const PredictionCells& r) { return variant_or_unknown(r.measured); },
+         [num](const PredictionCells& r) { return text_or_unknown(r.measured, num); },
          {},
          true},
     };
@@ -232,8 +239,7 @@ void CompareView::requestCurrent() {
 
 void CompareView::setData(std::shared_ptr<const CompareData> data) {
     const store::RunRecord &b = data->before.run, &a = data->after.run;
-    QString summary =
-        tr("<b>Throughput</b>: %1 → %2").arg(ops_text(b.ops_per_s), ops_text(a.ops_per_s));
+    QString summary = tr("<b>Throughput</b>: %1 → %2").arg(ops_text(b), ops_text(a));
     if (b.ops_per_s && a.ops_per_s && *b.ops_per_s > 0)
         summary += tr(" (%1%2%)")
                        .arg(*a.ops_per_s >= *b.ops_per_s ? QStringLiteral("+") : QString())
@@ -329,7 +335,9 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
         return;
     }
     const report::Prediction& p = *data->prediction;
-    const auto rate = [](double v) { return QString::number(v, 'f', 1); };
+    const auto rate = [](const std::optional<double>& v) {
+        return text_or_unknown(v, [](double x) { return QString::number(x, 'f', 1); });
+    };
     prediction_summary_->setText(
         tr("Prediction run %1 (from run %2): the line holding usage moves %3/1k recorded → "
            "%4/1k predicted%5.")
@@ -342,11 +350,10 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
                                        : QString()));
     std::vector<PredictionCells> rows;
     for (const auto& r : p.rows)
-        if (r.recorded.transfers > 0 || r.predicted.transfers > 0)
-            rows.push_back(
-                {QString::fromStdString(r.object), QString::fromStdString(r.field),
-                 r.recorded.transfers, r.predicted.transfers,
-                 r.measured ? std::optional<double>(r.measured->transfers) : std::nullopt});
+        if (r.recorded.transfers.value_or(0) > 0 || r.predicted.transfers.value_or(0) > 0)
+            rows.push_back({QString::fromStdString(r.object), QString::fromStdString(r.field),
+                            r.recorded.transfers, r.predicted.transfers,
+                            r.measured ? r.measured->transfers : std::nullopt});
     predictions_->model()->setRows(std::move(rows), prediction_columns());
     predictions_->fitColumns();
 }

@@ -1,6 +1,7 @@
 #include "gui/views/strip_widget.hpp"
 
 #include "collector/report/c2c_report.hpp"
+#include "gui/models/unknown_text.hpp"
 #include "gui/views/heat_bar_delegate.hpp"
 
 #include <QHelpEvent>
@@ -69,7 +70,9 @@ void StripWidget::paintEvent(QPaintEvent*) {
             box.counts.transfers()
                 ? QStringLiteral("%1\n%2/1k")
                       .arg(box.name)
-                      .arg(report::per_thousand(box.counts.transfers(), strip_->ops), 0, 'f', 1)
+                      .arg(
+                          text_or_unknown(report::per_thousand(box.counts.transfers(), strip_->ops),
+                                          [](double v) { return QString::number(v, 'f', 1); }))
                 : box.name;
         const QString shown =
             fontMetrics().elidedText(box.name, Qt::ElideRight, static_cast<int>(b.width()) - 4);
@@ -92,7 +95,8 @@ void StripWidget::paintEvent(QPaintEvent*) {
 QString StripWidget::tooltip(const StripBox& box) const {
     const auto& c = box.counts;
     const auto rate = [this](std::uint64_t v) {
-        return QString::number(report::per_thousand(v, strip_->ops), 'f', 2);
+        return text_or_unknown(report::per_thousand(v, strip_->ops),
+                               [](double x) { return QString::number(x, 'f', 2); });
     };
     return tr("<b>%1</b> at byte %2, %3 bytes<br>loads %4, stores %5<br>HITM %6 (%7/1k op): "
               "load %8, store %9<br>transfers %10 (%11/1k op)")

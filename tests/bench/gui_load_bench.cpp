@@ -70,14 +70,14 @@ void generate(const std::filesystem::path& path) {
         r.duration_s = 1;
         r.c2c_source = "software";
         SQLite::Statement ins(
-            db.sql(), "INSERT INTO run (machine_id, workload, variant, params_json, threads, "
-                      "duration_s, ops, ops_per_s, status, c2c_source, started_at, finished_at) "
-                      "VALUES (?, ?, ?, '{}', ?, 1, 1000000, 1000000, 'complete', 'software', "
-                      "'2026-12-03T00:00:00Z', '2026-12-03T00:00:01Z')");
+            db.sql(), "INSERT INTO run (machine_id, workload, variant, params_json, source, "
+                      "threads, duration_s, ops, ops_per_s, status, c2c_source, started_at, "
+                      "finished_at) VALUES (?, ?, ?, '{}', 'traced', ?, 1, 1000000, 1000000, "
+                      "'complete', 'software', '2026-12-03T00:00:00Z', '2026-12-03T00:00:01Z')");
         ins.bind(1, machine);
         ins.bind(2, r.workload);
         ins.bind(3, r.variant);
-        ins.bind(4, r.threads);
+        ins.bind(4, *r.threads);
         ins.exec();
         store::write_c2c(db.sql(), db.sql().getLastInsertRowid(), synthetic_c2c(i));
     }

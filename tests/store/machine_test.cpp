@@ -12,9 +12,10 @@ TEST(Machine, DetectsThisMachine) {
     const MachineInfo m = detect_machine();
     EXPECT_FALSE(m.host.empty());
     EXPECT_FALSE(m.kernel.empty());
-    EXPECT_GE(m.cpu_count, 1);
-    EXPECT_GE(m.cacheline_size, 16);
-    EXPECT_EQ(m.cacheline_size & (m.cacheline_size - 1), 0) << "not a power of two";
+    ASSERT_TRUE(m.cpu_count && m.cacheline_size) << "this machine knows both";
+    EXPECT_GE(*m.cpu_count, 1);
+    EXPECT_GE(*m.cacheline_size, 16);
+    EXPECT_EQ(*m.cacheline_size & (*m.cacheline_size - 1), 0) << "not a power of two";
 }
 
 TEST(Machine, CpuModelIsTheFirstModelName) {

@@ -4,8 +4,10 @@
 
 #include <SQLiteCpp/Database.h>
 #include <array>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <map>
 
 namespace hitmap::store {
 namespace {
@@ -13,21 +15,52 @@ namespace {
 using ::testing::HasSubstr;
 using testing::TempDir;
 
-// The real first migration plus a made-up second one, standing in for a future schema.
-std::array<schemas::Migration, 2> with_second(std::string_view name, std::string_view sql) {
-    return {schemas::migrations()[0], schemas::Migration{2, name, sql}};
+// The store's code reads the current schema, so "an older file" is today's file and a
+// made-up next migration stands in for a future schema.
+const int current = static_cast<int>(schemas::migrations().size());
+
+std::vector<schemas::Migration> with_next(std::string_view name, std::string_view sql) {
+    std::vector<schemas::Migration> list(schemas::migrations().begin(),
+                                         schemas::migrations().end());
+    list.push_back({current + 1, name, sql});
+    return list;
 }
 
-std::span<const schemas::Migration> first_only() {
-    return schemas::migrations().first(1);
+std::span<const schemas::Migration> current_only() {
+    return schemas::migrations();
 }
 
-// A version 1 database holding one finished run; returns that run's id.
-std::int64_t make_version_1(const std::filesystem::path& path) {
-    auto db = Database::open(path, {}, first_only());
+// A current database holding one finished run; returns that run's id.
+std::int64_t make_current(const std::filesystem::path& path) {
+    auto db = Database::open(path, {}, current_only());
     const auto id = db.begin_run(testing::sample_run(db.upsert_machine(detect_machine(), "{}")));
     db.finish_run(id, {.metrics = {{.name = "hitm", .value = 3, .unit = "count"}}});
     return id;
+}
+
+// Rows as versions before 0005 wrote them (raw SQL: the store's code writes today's schema).
+std::int64_t insert_old_run(SQLite::Database& sql, std::int64_t machine, const char* workload,
+                            const char* c2c_source, const char* status) {
+    SQLite::Statement insert(sql, "INSERT INTO run (machine_id, workload, variant, threads, "
+                                  "duration_s, ops, ops_per_s, status, c2c_source, started_at) "
+                                  "VALUES (?, ?, 'v', 1, 1.5, 100, 66.7, ?, ?, 'then')");
+    insert.bind(1, machine);
+    insert.bind(2, workload);
+    insert.bind(3, status);
+    if (c2c_source)
+        insert.bind(4, c2c_source);
+    else
+        insert.bind(4);
+    insert.exec();
+    return sql.getLastInsertRowid();
+}
+
+std::int64_t insert_old_machine(SQLite::Database& sql, const char* host) {
+    SQLite::Statement insert(sql, "INSERT INTO machine (host, cpu_count, kernel, cacheline_size, "
+                                  "first_seen) VALUES (?, 1, 'k', 64, 'then')");
+    insert.bind(1, host);
+    insert.exec();
+    return sql.getLastInsertRowid();
 }
 
 TEST(Migrations, EmbeddedListRunsFromOneWithNamesFromTheFiles) {
@@ -44,24 +77,70 @@ TEST(Migrations, EmbeddedListRunsFromOneWithNamesFromTheFiles) {
 
 TEST(Migrations, OlderFileIsBackedUpThenMigrated) {
     TempDir dir;
-    const auto run_id = make_version_1(dir / "hitmap.db");
-    const auto migrations = with_second("extra", "CREATE TABLE extra (x INTEGER);");
+    const auto run_id = make_current(dir / "hitmap.db");
+    const auto migrations = with_next("extra", "CREATE TABLE extra (x INTEGER);");
 
     auto db = Database::open(dir / "hitmap.db", {}, migrations);
 
-    EXPECT_EQ(db.schema_version(), 2);
+    EXPECT_EQ(db.schema_version(), current + 1);
     EXPECT_TRUE(db.sql().tableExists("extra"));
-    EXPECT_EQ(db.sql().execAndGet("SELECT group_concat(name) FROM schema_version").getString(),
-              "initial,extra");
+    EXPECT_THAT(db.sql().execAndGet("SELECT group_concat(name) FROM schema_version").getString(),
+                ::testing::EndsWith(",extra"));
     ASSERT_TRUE(db.run(run_id));
     EXPECT_EQ(db.metrics(run_id).size(), 1u);
 
-    const auto backup = dir / "hitmap.db.bak-v1";
+    const auto backup = dir / fmt::format("hitmap.db.bak-v{}", current);
     ASSERT_TRUE(std::filesystem::exists(backup));
     EXPECT_FALSE(std::filesystem::exists(backup.string() + ".partial"));
-    const auto old = Database::open(backup, {.read_only = true}, first_only());
-    EXPECT_EQ(old.schema_version(), 1);
+    const auto old = Database::open(backup, {.read_only = true}, current_only());
+    EXPECT_EQ(old.schema_version(), current);
     EXPECT_TRUE(old.run(run_id));
+}
+
+// 0005: every run gets its source; what imports did not say (threads, duration, the machine's
+// CPUs and line size) becomes NULL instead of the placeholders; a predicted run keeps no
+// throughput; runs left 'running' by processes older than the writer columns are abandoned.
+TEST(Migrations, ProvenanceOfOlderRuns) {
+    TempDir dir;
+    std::int64_t imported = 0, traced = 0, measured = 0, predicted = 0, running = 0;
+    {
+        auto db = Database::open(dir / "hitmap.db", {}, schemas::migrations().first(4));
+        const auto here = insert_old_machine(db.sql(), "box");
+        const auto unknown = insert_old_machine(db.sql(), "unknown (imported)");
+        imported = insert_old_run(db.sql(), unknown, "import:lockstat", nullptr, "complete");
+        traced = insert_old_run(db.sql(), here, "w", "software", "complete");
+        measured = insert_old_run(db.sql(), here, "w", nullptr, "complete");
+        predicted = insert_old_run(db.sql(), here, "w", "predicted", "complete");
+        running = insert_old_run(db.sql(), here, "w", nullptr, "running");
+        db.sql().exec("INSERT INTO run_metric (run_id, name, value, unit, available) VALUES "
+                      "(2, 'c2c.records', 5, 'records', 1), (2, 'task-clock', 9, 'ns', 1)");
+    }
+    auto db = Database::open(dir / "hitmap.db");
+    const auto imp = db.run(imported);
+    ASSERT_TRUE(imp);
+    EXPECT_EQ(imp->source, Source::imported);
+    EXPECT_EQ(imp->threads, std::nullopt);
+    EXPECT_EQ(imp->duration_s, std::nullopt);
+    const auto machine = db.machine(imp->machine_id);
+    ASSERT_TRUE(machine);
+    EXPECT_EQ(machine->info.cpu_count, std::nullopt);
+    EXPECT_EQ(machine->info.cacheline_size, std::nullopt);
+    EXPECT_EQ(db.machine(db.run(traced)->machine_id)->info.cpu_count, 1);
+
+    EXPECT_EQ(db.run(traced)->source, Source::traced);
+    EXPECT_EQ(db.run(traced)->threads, 1);
+    EXPECT_EQ(db.run(measured)->source, Source::measured);
+    EXPECT_EQ(db.run(measured)->ops_per_s, 66.7);
+    EXPECT_EQ(db.run(predicted)->source, Source::predicted);
+    EXPECT_EQ(db.run(predicted)->ops, std::nullopt);
+    EXPECT_EQ(db.run(predicted)->duration_s, std::nullopt);
+    EXPECT_EQ(db.run(running)->status, RunStatus::abandoned);
+
+    std::map<std::string, Source> sources;
+    for (const auto& m : db.metrics(traced))
+        sources[m.name] = m.source;
+    EXPECT_EQ(sources.at("c2c.records"), Source::replayed);
+    EXPECT_EQ(sources.at("task-clock"), Source::traced);
 }
 
 // Traces recorded before the clock column existed were all timed per access.
@@ -70,7 +149,8 @@ TEST(Migrations, TraceClockOfOlderTracesIsAccess) {
     std::int64_t run_id = 0;
     {
         auto db = Database::open(dir / "hitmap.db", {}, schemas::migrations().first(2));
-        run_id = db.begin_run(testing::sample_run(db.upsert_machine(detect_machine(), "{}")));
+        run_id = insert_old_run(db.sql(), insert_old_machine(db.sql(), "box"), "w", "software",
+                                "complete");
         SQLite::Statement insert(db.sql(),
                                  "INSERT INTO run_trace (run_id, format, threads, records, "
                                  "traced_ops, dropped_records, cpu_migrations, model_cpus, "
@@ -89,50 +169,51 @@ TEST(Migrations, TraceClockOfOlderTracesIsAccess) {
 
 TEST(Migrations, FailingMigrationKeepsThePreviousVersion) {
     TempDir dir;
-    const auto run_id = make_version_1(dir / "hitmap.db");
-    const auto broken = with_second("broken", "CREATE TABLE extra (x); CREATE TABL oops;");
+    const auto run_id = make_current(dir / "hitmap.db");
+    const auto broken = with_next("broken", "CREATE TABLE extra (x); CREATE TABL oops;");
 
     try {
         Database::open(dir / "hitmap.db", {}, broken);
         FAIL() << "a broken migration applied";
     } catch (const MigrationError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("migration 0002_broken failed"));
+        EXPECT_THAT(e.what(), HasSubstr(fmt::format("migration {:04}_broken failed", current + 1)));
     }
 
-    auto db = Database::open(dir / "hitmap.db", {}, first_only());
-    EXPECT_EQ(db.schema_version(), 1);
+    auto db = Database::open(dir / "hitmap.db", {}, current_only());
+    EXPECT_EQ(db.schema_version(), current);
     EXPECT_FALSE(db.sql().tableExists("extra"));
     EXPECT_TRUE(db.run(run_id));
 }
 
 TEST(Migrations, MigrationBreakingAForeignKeyIsRolledBack) {
     TempDir dir;
-    make_version_1(dir / "hitmap.db");
-    const auto orphaning = with_second("orphaning", "DELETE FROM machine;");
+    make_current(dir / "hitmap.db");
+    const auto orphaning = with_next("orphaning", "DELETE FROM machine;");
 
     EXPECT_THROW(Database::open(dir / "hitmap.db", {}, orphaning), MigrationError);
-    auto db = Database::open(dir / "hitmap.db", {}, first_only());
+    auto db = Database::open(dir / "hitmap.db", {}, current_only());
     EXPECT_EQ(db.sql().execAndGet("SELECT count(*) FROM machine").getInt(), 1);
 }
 
 TEST(Migrations, FileNewerThanTheListIsRefused) {
     TempDir dir;
-    Database::open(dir / "hitmap.db", {}, with_second("extra", "CREATE TABLE extra (x);"));
+    Database::open(dir / "hitmap.db", {}, with_next("extra", "CREATE TABLE extra (x);"));
     try {
-        Database::open(dir / "hitmap.db", {}, first_only());
+        Database::open(dir / "hitmap.db", {}, current_only());
         FAIL() << "newer file opened";
     } catch (const NewerSchema& e) {
-        EXPECT_THAT(e.what(),
-                    HasSubstr("file has schema version 2, this hitmap understands up to 1"));
+        EXPECT_THAT(e.what(), HasSubstr(fmt::format("file has schema version {}, this hitmap "
+                                                    "understands up to {}",
+                                                    current + 1, current)));
     }
 }
 
 TEST(Migrations, ReadOnlyOpenOfAnOlderFileIsRefusedUntouched) {
     TempDir dir;
-    make_version_1(dir / "hitmap.db");
+    make_current(dir / "hitmap.db");
     const auto before = testing::backdated_snapshot(dir / "hitmap.db");
     EXPECT_THROW(Database::open(dir / "hitmap.db", {.read_only = true},
-                                with_second("extra", "CREATE TABLE extra (x);")),
+                                with_next("extra", "CREATE TABLE extra (x);")),
                  OlderSchema);
     EXPECT_EQ(testing::snapshot(dir / "hitmap.db"), before);
 }

@@ -1,0 +1,85 @@
+#include "collector/report/run_summary.hpp"
+
+#include "collector/c2c/cost_model.hpp"
+#include "collector/report/unknown.hpp"
+
+#include <fmt/format.h>
+
+namespace hitmap::report {
+
+namespace {
+
+// The source of a run's cacheline tables, as the provenance vocabulary names it.
+std::string_view tables_source(const store::RunRecord& run) {
+    return run.c2c_source == "predicted" ? "predicted" : "replayed";
+}
+
+} // namespace
+
+std::string run_title(const store::RunRecord& run) {
+    return fmt::format("run {}: {} {} x{} threads, {} s, {} ops ({})", run.id, run.workload,
+                       run.variant, text_or_unknown(run.threads, "{}"),
+                       text_or_unknown(run.duration_s, "{:.2f}"), text_or_unknown(run.ops, "{}"),
+                       store::to_string(run.source));
+}
+
+nlohmann::json run_json(const store::RunRecord& run) {
+    nlohmann::json params = nlohmann::json::parse(run.params_json, nullptr, false);
+    return {{"id", run.id},
+            {"workload", run.workload},
+            {"variant", run.variant},
+            {"source", store::to_string(run.source)},
+            {"threads", json_or_null(run.threads)},
+            {"duration_s", json_or_null(run.duration_s)},
+            {"ops", json_or_null(run.ops)},
+            {"ops_per_s", json_or_null(run.ops_per_s)},
+            {"status", store::to_string(run.status)},
+            {"c2c_source", json_or_null(run.c2c_source)},
+            {"c2c_reason", json_or_null(run.c2c_reason)},
+            {"predicted_from", json_or_null(run.predicted_from)},
+            {"started_at", run.started_at},
+            {"note", json_or_null(run.note)},
+            {"params", params.is_discarded() ? nlohmann::json() : params}};
+}
+
+std::string provenance_text(const store::RunRecord& run, const store::C2cData& data) {
+    std::string out = fmt::format("# throughput: {}", store::to_string(run.source));
+    if (run.source == store::Source::traced)
+        out += " (ops/s while probes recorded: slower than an untraced run)";
+    else if (run.source == store::Source::predicted)
+        out += fmt::format(" (no throughput of its own; {} traced operations replayed)",
+                           data.trace.traced_ops);
+    out += fmt::format("\n# cachelines: {} from {} traced operations, {} records ({} dropped), "
+                       "timestamps per {}, {} caches, {}-byte lines\n",
+                       tables_source(run), data.trace.traced_ops, data.trace.records,
+                       data.trace.dropped_records, data.trace.clock,
+                       data.trace.model_cpus == "thread" ? "per-thread" : "recorded-CPU",
+                       data.trace.line_size);
+    out += fmt::format("# Est. cycles: an estimate from the {}",
+                       c2c::describe_cost_table(data.trace.cost_table));
+    return out;
+}
+
+nlohmann::json provenance_json(const store::RunRecord& run, const store::C2cData& data) {
+    return {{"throughput_source", store::to_string(run.source)},
+            {"c2c_source", tables_source(run)},
+            {"clock", data.trace.clock},
+            {"model_cpus", data.trace.model_cpus},
+            {"line_size", data.trace.line_size},
+            {"cost_table", data.trace.cost_table},
+            {"cost_table_description", c2c::describe_cost_table(data.trace.cost_table)},
+            {"traced_ops", data.trace.traced_ops},
+            {"records", data.trace.records},
+            {"dropped_records", data.trace.dropped_records},
+            {"cpu_migrations", data.trace.cpu_migrations}};
+}
+
+std::string no_c2c_reason(const store::RunRecord& run) {
+    if (run.c2c_reason)
+        return *run.c2c_reason;
+    if (run.source == store::Source::imported)
+        return "it was imported from text that holds no cacheline data";
+    return "the run stored no reason";
+}
+
+} // namespace hitmap::report

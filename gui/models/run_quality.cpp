@@ -1,0 +1,73 @@
+#include "gui/models/run_quality.hpp"
+
+#include "gui/models/unknown_text.hpp"
+
+#include <QStringList>
+
+namespace hitmap::gui {
+
+namespace {
+
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString source_sentence(const store::RunRecord& run) {
+    switch (run.source) {
+    case store::Source::traced:
+        return QObject::tr("ops/s traced: measured while probes recorded, slower than untraced");
+    case store::Source::measured:
+        return QObject::tr("ops/s measured untraced on this machine");
+    case store::Source::predicted:
+        return QObject::tr("predicted: a replay of run %1's trace, no throughput of its own")
+            .arg(run.predicted_from.value_or(0));
+    case store::Source::imported:
+        return QObject::tr("imported text: no throughput, threads or duration unless it said so");
+    default:
+        return qs(store::to_string(run.source));
+    }
+}
+
+} // namespace
+
+QString run_tooltip(const store::RunRecord& run) {
+    QStringList lines{source_sentence(run)};
+    if (run.c2c_reason)
+        lines << QObject::tr("cachelines: %1").arg(QString::fromStdString(*run.c2c_reason));
+    if (run.note)
+        lines << QString::fromStdString(*run.note);
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString run_header(const store::RunRecord& run, const std::optional<store::C2cData>& c2c) {
+    QString head = QObject::tr("<b>Run %1</b>: %2 %3, %4 threads, %5 s — %6")
+                       .arg(run.id)
+                       .arg(QString::fromStdString(run.workload).toHtmlEscaped(),
+                            QString::fromStdString(run.variant).toHtmlEscaped())
+                       .arg(text_or_unknown(run.threads, [](int t) { return QString::number(t); }))
+                       .arg(text_or_unknown(run.duration_s,
+                                            [](double s) { return QString::number(s, 'f', 2); }))
+                       .arg(source_sentence(run).toHtmlEscaped());
+    if (c2c) {
+        const auto& t = c2c->trace;
+        head +=
+            QObject::tr("<br>cachelines %1: %2 traced of %3 operations, %4 records dropped, "
+                        "%5 CPU migrations, timestamps per %6")
+                .arg(run.c2c_source == "predicted" ? QObject::tr("predicted")
+                                                   : QObject::tr("replayed"))
+                .arg(t.traced_ops)
+                .arg(text_or_unknown(run.ops, [](std::int64_t n) { return QString::number(n); }))
+                .arg(t.dropped_records)
+                .arg(t.cpu_migrations)
+                .arg(QString::fromStdString(t.clock));
+    } else if (run.c2c_reason) {
+        head += QObject::tr("<br>no cacheline data: %1")
+                    .arg(QString::fromStdString(*run.c2c_reason).toHtmlEscaped());
+    }
+    if (run.note)
+        head +=
+            QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(*run.note).toHtmlEscaped());
+    return head;
+}
+
+} // namespace hitmap::gui

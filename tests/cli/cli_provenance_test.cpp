@@ -1,0 +1,195 @@
+// Provenance and integrity end to end (issue 9): every run says where its numbers came from,
+// unknown shows as "–" (null in JSON), a read-only folder can still be read, and a refused
+// write leaves no run behind.
+#include "tests/cli/cli_test_support.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace hitmap::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr std::string_view kLockStat =
+    "lock_stat version 0.4\n"
+    "-----------------------------------------------------------------------------------------\n"
+    "                              class name    con-bounces    contentions   waittime-min   "
+    "waittime-max waittime-total   waittime-avg    acq-bounces   acquisitions   holdtime-min   "
+    "holdtime-max holdtime-total   holdtime-avg\n"
+    "-----------------------------------------------------------------------------------------\n"
+    "\n"
+    "                          &counter->lock:         11526          11488           0.10       "
+    "  20.00         300.00           0.03          22000          90000           0.05       "
+    "  10.00        1000.00           0.01\n";
+
+std::filesystem::path write_text(const TempDir& dir, const std::string& name,
+                                 std::string_view text) {
+    const auto path = dir / name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+nlohmann::json show_json(const std::string& db, const TempDir& dir) {
+    const auto r = run_cli({"show", "--json", "--db", db}, dir.path());
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+}
+
+// Acceptance 3: an imported lock_stat table knows neither threads nor duration.
+TEST(CliProvenance, ImportedRunShowsUnknownThreadsAndDuration) {
+    TempDir dir;
+    const auto db = (dir / "p.db").string();
+    const auto file = write_text(dir, "lock_stat.txt", kLockStat);
+    ASSERT_EQ(run_cli({"import", "lockstat", file.string(), "--db", db}, dir.path()).status, 0);
+
+    const auto runs = show_json(db, dir);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0]["source"], "imported");
+    EXPECT_TRUE(runs[0]["threads"].is_null());
+    EXPECT_TRUE(runs[0]["duration_s"].is_null());
+    EXPECT_TRUE(runs[0]["ops_per_s"].is_null());
+
+    const auto text = run_cli({"show", "--db", db}, dir.path());
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("imported"));
+    EXPECT_THAT(text.out, HasSubstr("–"));
+    EXPECT_THAT(text.out, Not(HasSubstr(" 0.00 "))) << "an unknown duration printed as 0";
+
+    const auto report = run_cli({"report", "1", "--db", db}, dir.path());
+    EXPECT_NE(report.status, 0);
+    EXPECT_THAT(report.err, HasSubstr("imported")) << "the reason is the import, not --c2c off";
+    EXPECT_THAT(report.err, Not(HasSubstr("--c2c off")));
+}
+
+// Traced and untraced throughput are different sources, and the report says which one a
+// run's figures are, with the replay's clock, caches, cost table and dropped records.
+TEST(CliProvenance, RunsCarryTheirSourceAndTheReportItsProvenance) {
+    TempDir dir;
+    const auto db = (dir / "p.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "2000").status, 0);
+    ASSERT_EQ(seed_run(db, dir.path(), "2000", {"--c2c", "auto"}).status, 0);
+
+    const auto runs = show_json(db, dir);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0]["source"], "measured");
+    EXPECT_EQ(runs[0]["c2c_reason"], "ran with --c2c off");
+    EXPECT_EQ(runs[1]["source"], "traced");
+    EXPECT_THAT(runs[1]["c2c_reason"].get<std::string>(), HasSubstr("--c2c auto chose software"));
+
+    const auto off = run_cli({"report", "1", "--db", db}, dir.path());
+    EXPECT_NE(off.status, 0);
+    EXPECT_THAT(off.err, HasSubstr("ran with --c2c off"));
+
+    const auto json = run_cli({"report", "2", "--json", "--db", db}, dir.path());
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_EQ(j["run"]["source"], "traced");
+    const auto& p = j["provenance"];
+    EXPECT_EQ(p["throughput_source"], "traced");
+    EXPECT_EQ(p["c2c_source"], "replayed");
+    EXPECT_EQ(p["clock"], "operation");
+    EXPECT_EQ(p["model_cpus"], "recorded");
+    EXPECT_EQ(p["cost_table"], "builtin:ccbench");
+    EXPECT_TRUE(p["dropped_records"].is_number());
+
+    const auto text = run_cli({"report", "2", "--db", db}, dir.path());
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("# throughput: traced"));
+    EXPECT_THAT(text.out, HasSubstr("Est. cycles: an estimate from the built-in ccbench table"));
+}
+
+// A prediction has no throughput of its own: it states the traced operations it replayed.
+TEST(CliProvenance, StoredPredictionDoesNotInheritThroughput) {
+    TempDir dir;
+    const auto db = (dir / "p.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "2000", {"--c2c", "software"}).status, 0);
+    const auto predict = run_cli(
+        {"predict", "1", "--layout", "page_counter=v6.1", "--store", "--db", db}, dir.path());
+    ASSERT_EQ(predict.status, 0) << predict.err;
+    const auto runs = show_json(db, dir);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[1]["source"], "predicted");
+    EXPECT_EQ(runs[1]["predicted_from"], 1);
+    EXPECT_TRUE(runs[1]["ops"].is_null());
+    EXPECT_TRUE(runs[1]["ops_per_s"].is_null());
+    EXPECT_TRUE(runs[1]["duration_s"].is_null());
+    EXPECT_THAT(runs[1]["c2c_reason"].get<std::string>(), HasSubstr("traced operations"));
+}
+
+// Failure 5: a database in a read-only folder is readable; writes are refused clearly. Root
+// ignores permissions, so as root the reader runs as nobody (setpriv, util-linux).
+TEST(CliProvenance, ReadOnlyFolderCanBeReadNotWritten) {
+    TempDir dir;
+    const auto folder = dir / "ro";
+    std::filesystem::create_directories(folder);
+    const auto db = (folder / "p.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "2000", {"--c2c", "software"}).status, 0);
+    std::filesystem::permissions(dir.path(), std::filesystem::perms(0777));
+    ::chmod(db.c_str(), 0644);
+    ::chmod(folder.c_str(), 0555);
+    const bool root = ::geteuid() == 0;
+    if (root && std::system("command -v setpriv >/dev/null") != 0)
+        GTEST_SKIP() << "running as root without setpriv: cannot drop the privilege to test this";
+    const auto as_reader = [&](std::vector<std::string> args) {
+        const std::string bin = (bin_dir() / "hitmap-collect").string();
+        std::string cmd = root ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+        cmd += shell_quote(bin);
+        for (const auto& a : args)
+            cmd += " " + shell_quote(a);
+        const auto out = dir / "out.txt";
+        const auto err = dir / "err.txt";
+        cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
+        const int raw = std::system(cmd.c_str());
+        return CliResult{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(out), read_file(err)};
+    };
+    const auto show = as_reader({"show", "--db", db});
+    EXPECT_EQ(show.status, 0) << show.err;
+    EXPECT_THAT(show.out, HasSubstr("page-counter-charge"));
+    const auto report = as_reader({"report", "1", "--db", db});
+    EXPECT_EQ(report.status, 0) << report.err;
+    const auto predict = as_reader({"predict", "1", "--layout", "page_counter=v6.1", "--db", db});
+    EXPECT_EQ(predict.status, 0) << predict.err;
+    const auto write = as_reader({"import", "lockstat", "/dev/null", "--db", db});
+    EXPECT_NE(write.status, 0);
+    EXPECT_EQ(count_lines(write.err), 1) << write.err;
+    ::chmod(folder.c_str(), 0755);
+}
+
+// Failure 9: a write refused for a full disk leaves no run row. The file-size limit makes
+// every write past it fail as a full disk would (EFBIG; SIGXFSZ ignored).
+TEST(CliProvenance, RefusedImportLeavesNoRunRow) {
+    TempDir dir;
+    const auto db = (dir / "p.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "2000").status, 0);
+    std::string big(kLockStat);
+    for (int i = 0; i < 4000; ++i)
+        big += fmt::format("                          lock-{:05}:         11526          11488"
+                           "           0.10         20.00         300.00           0.03"
+                           "          22000          90000           0.05         10.00"
+                           "        1000.00           0.01\n",
+                           i);
+    const auto file = write_text(dir, "big.txt", big);
+    const auto size = std::filesystem::file_size(db);
+    // ulimit -f counts 512-byte blocks; allow the database to grow by a few pages only.
+    const std::string cmd = fmt::format(
+        "trap '' XFSZ; ulimit -f {}; exec {} import lockstat {} --db {} >/dev/null 2>{}",
+        size / 512 + 16, shell_quote((bin_dir() / "hitmap-collect").string()),
+        shell_quote(file.string()), shell_quote(db), shell_quote((dir / "err.txt").string()));
+    const int raw = std::system(("sh -c " + shell_quote(cmd)).c_str());
+    ASSERT_TRUE(WIFEXITED(raw));
+    EXPECT_NE(WEXITSTATUS(raw), 0);
+    EXPECT_EQ(count_lines(read_file(dir / "err.txt")), 1) << read_file(dir / "err.txt");
+    const auto runs = show_json(db, dir);
+    ASSERT_EQ(runs.size(), 1u) << "the refused import left a run row";
+    EXPECT_EQ(runs[0]["status"], "complete");
+}
+
+} // namespace
+} // namespace hitmap::testing
