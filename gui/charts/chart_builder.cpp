@@ -15,6 +15,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace hitmap::gui {
 
@@ -85,11 +86,10 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
     chart->addAxis(y, Qt::AlignLeft);
     int max_threads = 1;
     double top = 0;
+    std::map<QString, QColor> variant_colour;
     for (const ScalingSeries& s : series) {
         auto* median = new QLineSeries;
         median->setName(s.name);
-        if (s.source != store::Source::measured) // traced (and later simulated) are not the
-            median->setPen(QPen(median->pen().color(), 2, Qt::DotLine)); // machine's speed
         auto* low = new QLineSeries;
         auto* high = new QLineSeries;
         auto* marks = new QScatterSeries;
@@ -107,6 +107,17 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
         chart->addSeries(band);
         chart->addSeries(median);
         chart->addSeries(marks);
+        // One colour per variant; traced ops/s (probes recording, slower than the machine)
+        // dotted, so the curves of one variant are told apart by how they were measured.
+        if (const auto seen = variant_colour.find(s.variant); seen != variant_colour.end())
+            median->setColor(seen->second);
+        else
+            variant_colour.emplace(s.variant, median->color());
+        if (s.source != store::Source::measured) {
+            QPen pen = median->pen();
+            pen.setStyle(Qt::DotLine);
+            median->setPen(pen);
+        }
         QColor c = median->color();
         c.setAlpha(60);
         band->setColor(c);
