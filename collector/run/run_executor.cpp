@@ -7,6 +7,7 @@
 #include "collector/run/software_c2c.hpp"
 #include "collector/run/thread_counters.hpp"
 #include "collector/run/thread_hooks.hpp"
+#include "collector/run/trace_cleanup.hpp"
 #include "collector/store/database.hpp"
 #include "engine/workloads/workload.hpp"
 
@@ -94,6 +95,7 @@ std::string c2c_reason(const RunRequest& request, const engine::WorkloadInfo& wo
 RunExecutor::RunExecutor(store::Database& db, Progress& progress)
     : db_(db)
     , progress_(progress) {
+    remove_orphan_traces(db_);
     pmu_ = perf::detect_pmu();
     machine_id_ = db_.upsert_machine(store::detect_machine(), pmu_.to_json().dump());
 }
@@ -228,6 +230,8 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         progress_.end(true, fmt::format("{:.0f} ops/s", summary.ops_per_s));
     } catch (const std::exception& e) {
         summary.error = e.what();
+        // A trace written for a run that could not be stored is nobody's.
+        remove_trace_of(db_.path(), summary.run_id);
         store::RunOutcome failed;
         failed.status = store::RunStatus::failed;
         failed.note = e.what();

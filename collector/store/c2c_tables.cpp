@@ -240,6 +240,12 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
     trace.exec();
 }
 
+bool has_stored_trace(SQLite::Database& sql, std::int64_t run_id) {
+    SQLite::Statement q(sql, "SELECT 1 FROM run_trace WHERE run_id = ? AND path IS NOT NULL");
+    q.bind(1, run_id);
+    return q.executeStep();
+}
+
 std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id) {
     SQLite::Statement trace(
         sql, "SELECT path, format, threads, records, traced_ops, dropped_records, cpu_migrations, "

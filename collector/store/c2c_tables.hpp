@@ -40,5 +40,7 @@ const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id);
 void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data);
 // nullopt when the run has no c2c data (c2c off, or not finished).
 std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id);
+// Whether the run's row in run_trace names a kept trace file.
+bool has_stored_trace(SQLite::Database& sql, std::int64_t run_id);
 
 } // namespace hitmap::store

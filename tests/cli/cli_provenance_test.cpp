@@ -191,5 +191,25 @@ TEST(CliProvenance, RefusedImportLeavesNoRunRow) {
     EXPECT_EQ(runs[0]["status"], "complete");
 }
 
+// Failure 9: trace files no stored run owns (a failed or killed run's) are removed by the
+// next run; the traces of stored runs stay.
+TEST(CliProvenance, OrphanTracesAreRemovedAndStoredOnesKept) {
+    TempDir dir;
+    const auto db = (dir / "p.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "2000", {"--c2c", "software"}).status, 0);
+    const auto traces = dir / "p.db.traces";
+    ASSERT_TRUE(std::filesystem::exists(traces / "run-1.trace.zst"));
+    std::ofstream(traces / "run-7.trace.zst") << "left by a killed run";
+    std::ofstream(traces / "run-1.trace.zst.partial") << "half written";
+    std::ofstream(traces / "notes.txt") << "not ours";
+
+    ASSERT_EQ(seed_run(db, dir.path(), "2000").status, 0);
+    EXPECT_TRUE(std::filesystem::exists(traces / "run-1.trace.zst"));
+    EXPECT_FALSE(std::filesystem::exists(traces / "run-7.trace.zst"));
+    EXPECT_FALSE(std::filesystem::exists(traces / "run-1.trace.zst.partial"));
+    EXPECT_TRUE(std::filesystem::exists(traces / "notes.txt")) << "only run-N files are ours";
+    EXPECT_EQ(run_cli({"predict", "1", "--db", db}, dir.path()).status, 0);
+}
+
 } // namespace
 } // namespace hitmap::testing
