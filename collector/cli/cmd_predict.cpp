@@ -86,7 +86,9 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     for (auto& o : data.objects)
         if (auto it = layouts.find(o.layout.type->name); it != layouts.end())
             o.layout = it->second;
-    data.trace.path.reset();
+    data.trace.path.reset(); // a prediction keeps no trace file of its own
+    data.trace.bytes.reset();
+    data.trace.file_hash.reset();
     data.trace.line_size = predicted.line_size;
     data.trace.model_cpus = predicted.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
     store::RunOutcome outcome;
@@ -118,7 +120,9 @@ void predict(const PredictOptions& o) {
     else
         throw UsageError(fmt::format("unknown --model-cpus '{}' (recorded, thread)", o.model_cpus));
 
-    const auto trace = collector::read_trace_file(db.path().parent_path() / *recorded.trace.path);
+    const auto trace = collector::read_trace_file(
+        collector::resolve_trace_path(db.path(), *recorded.trace.path),
+        {recorded.trace.bytes, recorded.trace.file_hash, recorded.trace.records});
     std::vector<c2c::ThreadTrace> threads;
     for (std::size_t t = 0; t < trace.threads.size(); ++t)
         threads.push_back({static_cast<std::uint32_t>(t), trace.threads[t]});

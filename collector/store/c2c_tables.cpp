@@ -216,8 +216,8 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
     const TraceInfo& t = data.trace;
     SQLite::Statement trace(
         sql, "INSERT INTO run_trace (run_id, path, format, threads, records, traced_ops, "
-             "dropped_records, cpu_migrations, bytes, model_cpus, line_size, clock, cost_table) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+             "dropped_records, cpu_migrations, bytes, model_cpus, line_size, clock, cost_table, "
+             "file_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     trace.bind(1, run_id);
     if (t.path)
         trace.bind(2, *t.path);
@@ -237,6 +237,10 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
     trace.bind(11, static_cast<std::int64_t>(t.line_size));
     trace.bind(12, t.clock);
     trace.bind(13, t.cost_table);
+    if (t.file_hash)
+        trace.bind(14, *t.file_hash);
+    else
+        trace.bind(14);
     trace.exec();
 }
 
@@ -249,7 +253,8 @@ bool has_stored_trace(SQLite::Database& sql, std::int64_t run_id) {
 std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id) {
     SQLite::Statement trace(
         sql, "SELECT path, format, threads, records, traced_ops, dropped_records, cpu_migrations, "
-             "bytes, model_cpus, line_size, clock, cost_table FROM run_trace WHERE run_id = ?");
+             "bytes, model_cpus, line_size, clock, cost_table, file_hash FROM run_trace "
+             "WHERE run_id = ?");
     trace.bind(1, run_id);
     if (!trace.executeStep())
         return std::nullopt;
@@ -269,6 +274,8 @@ std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id) {
     t.line_size = static_cast<std::uint32_t>(trace.getColumn(9).getInt64());
     t.clock = trace.getColumn(10).getString();
     t.cost_table = trace.getColumn(11).getString();
+    if (!trace.getColumn(12).isNull())
+        t.file_hash = trace.getColumn(12).getString();
 
     SQLite::Statement obj(
         sql,

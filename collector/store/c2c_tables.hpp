@@ -13,7 +13,7 @@
 namespace hitmap::store {
 
 struct TraceInfo {
-    std::optional<std::string> path; // relative to the database's folder
+    std::optional<std::string> path; // file name in the database's trace folder (<db>.traces)
     std::string format = "hitmap-trace-v1+zstd";
     std::uint32_t threads = 0;
     std::uint64_t records = 0;
@@ -21,6 +21,7 @@ struct TraceInfo {
     std::uint64_t dropped_records = 0;
     std::uint64_t cpu_migrations = 0;
     std::optional<std::uint64_t> bytes;
+    std::optional<std::string> file_hash; // "xxh3:..." of the file; absent for older runs
     std::string model_cpus = "recorded";
     std::uint32_t line_size = 64;
     std::string clock = "access"; // engine::TraceClock, as to_string() names it

@@ -211,5 +211,50 @@ TEST(CliProvenance, OrphanTracesAreRemovedAndStoredOnesKept) {
     EXPECT_EQ(run_cli({"predict", "1", "--db", db}, dir.path()).status, 0);
 }
 
+// Failure 4: a database copied or renamed with its trace folder keeps its traces.
+TEST(CliTraceFiles, CopiedDatabaseFindsItsTraces) {
+    TempDir dir;
+    const auto db = (dir / "g.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "2000", {"--c2c", "software"}).status, 0);
+    std::filesystem::copy_file(db, dir / "x.db");
+    std::filesystem::copy(dir / "g.db.traces", dir / "x.db.traces");
+    std::filesystem::remove_all(dir / "g.db.traces");
+    const auto predict =
+        run_cli({"predict", "1", "--layout", "page_counter=v6.1", "--db", (dir / "x.db").string()},
+                dir.path());
+    EXPECT_EQ(predict.status, 0) << predict.err;
+}
+
+// Failure 6: a trace that is not the one the run stored is refused, naming the file.
+class CliTraceDamage : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CliTraceDamage, PredictRefusesADamagedTrace) {
+    TempDir dir;
+    const auto db = (dir / "g.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "3000", {"--c2c", "software"}).status, 0);
+    const auto trace = dir / "g.db.traces" / "run-1.trace.zst";
+    std::string bytes = read_file(trace);
+    ASSERT_GT(bytes.size(), 64u);
+    const std::string damage = GetParam();
+    if (damage == "flip")
+        bytes[bytes.size() / 2] ^= 0x01;
+    else if (damage == "append")
+        bytes += "garbage";
+    else if (damage == "truncate")
+        bytes.resize(bytes.size() - 9);
+    else if (damage == "zeros")
+        std::fill(bytes.begin() + 32, bytes.end(), '\0');
+    std::ofstream(trace, std::ios::binary | std::ios::trunc) << bytes;
+
+    const auto predict =
+        run_cli({"predict", "1", "--layout", "page_counter=v6.1", "--db", db}, dir.path());
+    EXPECT_NE(predict.status, 0) << "a damaged trace was replayed: " << predict.out;
+    EXPECT_EQ(count_lines(predict.err), 1) << predict.err;
+    EXPECT_THAT(predict.err, HasSubstr("run-1.trace.zst"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Damage, CliTraceDamage,
+                         ::testing::Values("flip", "append", "truncate", "zeros"));
+
 } // namespace
 } // namespace hitmap::testing

@@ -152,10 +152,10 @@ TEST(Migrations, TraceClockOfOlderTracesIsAccess) {
         run_id = insert_old_run(db.sql(), insert_old_machine(db.sql(), "box"), "w", "software",
                                 "complete");
         SQLite::Statement insert(db.sql(),
-                                 "INSERT INTO run_trace (run_id, format, threads, records, "
+                                 "INSERT INTO run_trace (run_id, path, format, threads, records, "
                                  "traced_ops, dropped_records, cpu_migrations, model_cpus, "
-                                 "line_size) VALUES (?, 'hitmap-trace-v1+zstd', 2, 10, 5, 0, 0, "
-                                 "'recorded', 64)");
+                                 "line_size) VALUES (?, 'old.db.traces/run-1.trace.zst', "
+                                 "'hitmap-trace-v1+zstd', 2, 10, 5, 0, 0, 'recorded', 64)");
         insert.bind(1, run_id);
         insert.exec();
     }
@@ -164,6 +164,8 @@ TEST(Migrations, TraceClockOfOlderTracesIsAccess) {
     clock.bind(1, run_id);
     ASSERT_TRUE(clock.executeStep());
     EXPECT_EQ(clock.getColumn(0).getString(), "access");
+    // 0006: paths name the file in the database's own trace folder, whatever it is called now.
+    EXPECT_EQ(db.sql().execAndGet("SELECT path FROM run_trace").getString(), "run-1.trace.zst");
     EXPECT_THROW(db.sql().exec("UPDATE run_trace SET clock = 'sundial'"), SQLite::Exception);
 }
 
