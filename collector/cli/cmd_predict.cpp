@@ -2,6 +2,7 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/report/prediction.hpp"
 #include "collector/trace/trace_file.hpp"
 
@@ -69,7 +70,7 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     nlohmann::json params = nlohmann::json::parse(source.params_json);
     for (const auto& [name, layout] : layouts)
         params["layout." + name] = layout.version;
-    record.params_json = params.dump();
+    record.params_json = report::json_text(params, -1);
     record.c2c_source = "predicted";
     const std::int64_t id = db.begin_run(record);
     store::C2cData data{recorded.objects, recorded.trace, predicted};
@@ -149,7 +150,7 @@ void predict(const PredictOptions& o) {
                     {{"phase", point.phase},
                      {"transfers_per_1k_ops",
                       report::per_thousand(point.transfers, recorded.trace.traced_ops)}});
-        fmt::print("{}\n", j.dump(2));
+        fmt::print("{}\n", report::json_text(j));
         return;
     }
     fmt::print("# {}\n# replayed under {}, {}-byte lines, {} caches\n", run_title(run),

@@ -1,4 +1,5 @@
 #include "collector/cli/commands.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/store/database.hpp"
 
 #include <fmt/format.h>
@@ -49,7 +50,7 @@ void add_show_command(CLI::App& app) {
                 row["c2c_source"] = r.c2c_source ? nlohmann::json(*r.c2c_source) : nlohmann::json();
                 out.push_back(row);
             }
-            fmt::print("{}\n", out.dump(2));
+            fmt::print("{}\n", report::json_text(out));
             return;
         }
         if (runs.empty()) {
