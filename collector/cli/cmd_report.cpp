@@ -2,6 +2,7 @@
 #include "collector/cli/commands.hpp"
 #include "collector/cli/lock_report.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/run/kernel_locks.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
@@ -30,17 +31,17 @@ store::C2cData require_c2c(store::Database& db, const store::RunRecord& run) {
 }
 
 std::string run_title(const store::RunRecord& run) {
-    return fmt::format("run {}: {} {} x{} threads, {:.2f} s, {} ops", run.id, run.workload,
-                       run.variant, run.threads, run.duration_s,
-                       run.ops ? std::to_string(*run.ops) : "-");
+    return fmt::format("run {}: {} {} x{} threads, {:.2f} s, {} ops", run.id,
+                       report::escape_control(run.workload), report::escape_control(run.variant),
+                       run.threads, run.duration_s, run.ops ? std::to_string(*run.ops) : "-");
 }
 
 namespace {
 
 void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
-    const auto tables = store::read_lock_tables(db.sql(), run.id);
+    const bool has_tables = !store::read_lock_table_headers(db.sql(), run.id).empty();
     const auto kernel = collector::find_kernel_locks_metric(db.metrics(run.id));
-    if (tables.empty() && !kernel)
+    if (!has_tables && !kernel)
         throw UsageError(fmt::format("run {} has no lock statistics ({} {} stored none)", run.id,
                                      run.workload, run.variant));
     const std::optional<std::string> kernel_absent =
@@ -50,19 +51,20 @@ void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
                              {{"id", run.id},
                               {"workload", run.workload},
                               {"variant", run.variant},
-                              {"threads", run.threads}}},
-                            {"lock_tables", lock_tables_json(tables)}};
+                              {"threads", run.threads}}}};
         if (kernel)
             j["kernel_locks"] = {
                 {"requested", true},
                 {"available", kernel->available},
                 {"reason", kernel_absent ? nlohmann::json(*kernel_absent) : nlohmann::json()}};
-        fmt::print("{}\n", j.dump(2));
+        std::fflush(stdout);
+        write_lock_report_json(stdout, db.sql(), j, run.id);
     } else {
         fmt::print("# {}\n", run_title(run));
         if (kernel_absent)
-            fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n", *kernel_absent);
-        fmt::print("{}", format_lock_tables(tables));
+            fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n",
+                       report::escape_control(*kernel_absent));
+        fmt::print("{}", format_lock_tables(store::read_lock_tables(db.sql(), run.id)));
     }
 }
 
@@ -104,7 +106,7 @@ void add_report_command(CLI::App& app) {
                         {"workload", run.workload},
                         {"variant", run.variant},
                         {"threads", run.threads}};
-            fmt::print("{}\n", j.dump(2));
+            fmt::print("{}\n", report::json_text(j));
         } else {
             fmt::print("{}", report::format_c2c_report(data, run_title(run), options));
         }

@@ -2,6 +2,7 @@
 // `report --locks`: a run's stored lock tables as lock_stat 0.4 text or as JSON.
 #include "collector/store/lock_tables.hpp"
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,7 +14,10 @@ namespace hitmap::cli {
 // back (import lockstat) to the same numbers.
 std::string format_lock_tables(const std::vector<store::LockData>& tables);
 
-// Every stored value; a value the source did not provide is null.
-nlohmann::json lock_tables_json(const std::vector<store::LockData>& tables);
+// `fields` (run, kernel_locks) and "lock_tables", every stored value of the run's lock tables
+// (null where the source provided none), as dump(2) would print it, but written a class at a
+// time as read from the store, so that memory does not grow with the table.
+void write_lock_report_json(std::FILE* out, SQLite::Database& sql, const nlohmann::json& fields,
+                            std::int64_t run_id);
 
 } // namespace hitmap::cli
