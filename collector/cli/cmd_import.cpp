@@ -160,7 +160,6 @@ void import_file(const ImportOptions& o, store::LockSource source) {
     const std::string basename = std::filesystem::path(o.file).filename().string();
 
     store::Database db = store::Database::open(o.common.db);
-    db.sql().exec("PRAGMA cache_size = -65536");
     const std::int64_t machine_id = db.upsert_machine(unknown_machine(), "{}");
     std::vector<ImportedRun> imported;
     for (std::size_t k = 0; k < tables.size(); ++k) {

@@ -236,10 +236,14 @@ private:
             return start_table(csv_header(line, trim(text.substr(9))));
         if (text.starts_with("# debug:"))
             return close_table();
-        if (auto layout = report_header(text))
-            return start_table(std::move(*layout));
-        if (auto layout = contention_header(text))
-            return start_table(std::move(*layout));
+        // Both headers start with a title ("Name", "contended"...), rows of counts with a
+        // digit: most lines of a large table are spared two header tests.
+        if (!looks_numeric(text.substr(0, 1))) {
+            if (auto layout = report_header(text))
+                return start_table(std::move(*layout));
+            if (auto layout = contention_header(text))
+                return start_table(std::move(*layout));
+        }
         if (text == "..." || text == "[...]") {
             if (table_)
                 table_->report.excerpt = true;
