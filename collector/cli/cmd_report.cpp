@@ -64,7 +64,8 @@ void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
         if (kernel_absent)
             fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n",
                        report::escape_control(*kernel_absent));
-        fmt::print("{}", format_lock_tables(store::read_lock_tables(db.sql(), run.id)));
+        std::fflush(stdout);
+        write_lock_report_text(stdout, db.sql(), run.id);
     }
 }
 

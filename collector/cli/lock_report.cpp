@@ -61,25 +61,25 @@ nlohmann::json class_json(const locks::LockClassStats& c) {
 
 // The printer writes names and symbols as stored; a database written before imports refused
 // control characters may hold some, which must not reach the terminal raw. Copied only then.
-bool needs_escaping(const locks::LockStatReport& r) {
+bool needs_escaping(const locks::LockClassStats& c) {
     const auto points = [](const std::vector<locks::LockPoint>& list) {
         return std::any_of(list.begin(), list.end(),
                            [](const auto& p) { return report::has_control(p.symbol); });
     };
-    return std::any_of(r.classes.begin(), r.classes.end(), [&](const auto& c) {
-        return report::has_control(c.name) || points(c.contention_points) ||
-               points(c.contending_points);
-    });
+    return report::has_control(c.name) || points(c.contention_points) ||
+           points(c.contending_points);
 }
 
-locks::LockStatReport escaped(locks::LockStatReport r) {
-    for (auto& c : r.classes) {
-        c.name = report::escape_control(c.name);
-        for (auto* list : {&c.contention_points, &c.contending_points})
-            for (auto& p : *list)
-                p.symbol = report::escape_control(p.symbol);
-    }
-    return r;
+locks::LockClassStats escaped(locks::LockClassStats c) {
+    c.name = report::escape_control(c.name);
+    for (auto* list : {&c.contention_points, &c.contending_points})
+        for (auto& p : *list)
+            p.symbol = report::escape_control(p.symbol);
+    return c;
+}
+
+void write(std::FILE* out, std::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), out);
 }
 
 // Writes JSON laid out as nlohmann's dump(2), but a member or an element at a time, so that a
@@ -150,7 +150,7 @@ public:
     }
 
 private:
-    void write(std::string_view text) { std::fwrite(text.data(), 1, text.size(), out_); }
+    void write(std::string_view text) { cli::write(out_, text); }
     void indent(int depth) {
         for (int i = 0; i < depth; ++i)
             write("  ");
@@ -177,21 +177,28 @@ nlohmann::json table_fields_json(const store::LockData& t) {
 
 } // namespace
 
-std::string format_lock_tables(const std::vector<store::LockData>& tables) {
-    std::string out;
-    for (const auto& t : tables) {
+void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t run_id) {
+    bool first = true;
+    for (const auto& [id, t] : store::read_lock_table_headers(sql, run_id)) {
         const locks::LockStatReport& r = t.report;
-        out += fmt::format("{}# source {} ({}{}{}){}{}", out.empty() ? "" : "\n",
-                           store::to_string(t.source), locks::to_string(r.format),
-                           r.version.empty() ? "" : " ", report::escape_control(r.version),
-                           r.caption ? ": " : "", report::escape_control(r.caption.value_or("")));
+        write(out,
+              fmt::format("{}# source {} ({}{}{}){}{}", first ? "" : "\n",
+                          store::to_string(t.source), locks::to_string(r.format),
+                          r.version.empty() ? "" : " ", report::escape_control(r.version),
+                          r.caption ? ": " : "", report::escape_control(r.caption.value_or(""))));
+        first = false;
         if (!t.histograms.empty())
-            out += fmt::format("; wait-time histograms of {} class{} in --json",
-                               t.histograms.size(), t.histograms.size() == 1 ? "" : "es");
-        out += "\n";
-        out += locks::format_lock_stat_v04(needs_escaping(r) ? escaped(r) : r);
+            write(out, fmt::format("; wait-time histograms of {} class{} in --json",
+                                   t.histograms.size(), t.histograms.size() == 1 ? "" : "es"));
+        write(out, "\n");
+        write(out, locks::format_lock_stat_v04_header(r.lockdep_disabled));
+        store::for_each_lock_class(
+            sql, id,
+            [&](const locks::LockClassStats& c) {
+                write(out, locks::format_lock_stat_v04_class(needs_escaping(c) ? escaped(c) : c));
+            },
+            store::LockClassOrder::by_contentions);
     }
-    return out;
 }
 
 void write_lock_report_json(std::FILE* out, SQLite::Database& sql, const nlohmann::json& fields,

@@ -4,15 +4,14 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <string>
-#include <vector>
 
 namespace hitmap::cli {
 
-// Each table as a "# source ..." comment line and its lock_stat 0.4 text. perf-only fields
-// (lock types, pids, stacks) and the wait histograms are left to the JSON. The text parses
-// back (import lockstat) to the same numbers.
-std::string format_lock_tables(const std::vector<store::LockData>& tables);
+// Each table as a "# source ..." comment line and its lock_stat 0.4 text, written a class at a
+// time as read from the store. perf-only fields (lock types, pids, stacks) and the wait
+// histograms are left to the JSON. The text parses back (import lockstat) to the same numbers.
+// Control characters in stored names and symbols are printed escaped.
+void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t run_id);
 
 // `fields` (run, kernel_locks) and "lock_tables", every stored value of the run's lock tables
 // (null where the source provided none), as dump(2) would print it, but written a class at a

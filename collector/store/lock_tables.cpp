@@ -283,14 +283,29 @@ locks::LockCounters read_counters(Reader& r) {
     return c;
 }
 
-// A table's classes one at a time, in position order: a class is one row per side.
+// How ClassCursor and PointCursor join and sort for an order; both must agree, since their rows
+// are merged by class. (total(): a sum of two counts may not fit SQLite's integers.)
+std::string order_join(LockClassOrder order) {
+    return order == LockClassOrder::written
+               ? ""
+               : "JOIN (SELECT class_position AS ranked, total(contentions) AS contentions_sum "
+                 "FROM lock_class_stat WHERE table_id = ?1 GROUP BY class_position) "
+                 "ON ranked = class_position";
+}
+
+std::string order_key(LockClassOrder order) {
+    return order == LockClassOrder::written ? "" : "contentions_sum DESC,";
+}
+
+// A table's classes one at a time: a class is one row per side.
 class ClassCursor {
 public:
-    ClassCursor(SQLite::Database& sql, std::int64_t table_id)
+    ClassCursor(SQLite::Database& sql, std::int64_t table_id, LockClassOrder order)
         : sql_(sql)
-        , st_(sql, fmt::format("SELECT {}, {} FROM lock_class_stat WHERE table_id = ? "
-                               "ORDER BY class_position, side DESC",
-                               kIdentityColumns, kCounterColumns)) {
+        , st_(sql,
+              fmt::format("SELECT {}, {} FROM lock_class_stat {} WHERE table_id = ?1 "
+                          "ORDER BY {} class_position, side DESC",
+                          kIdentityColumns, kCounterColumns, order_join(order), order_key(order))) {
         st_.bind(1, table_id);
         has_row_ = st_.executeStep();
     }
@@ -335,20 +350,20 @@ private:
 // positions are 0, 1, 2... as written.
 class PointCursor {
 public:
-    PointCursor(SQLite::Database& sql, std::int64_t table_id)
+    PointCursor(SQLite::Database& sql, std::int64_t table_id, LockClassOrder order)
         : sql_(sql)
-        , st_(sql, "SELECT class_position, kind, count, address, symbol FROM lock_point WHERE "
-                   "table_id = ? ORDER BY class_position, kind, position") {
+        , st_(sql, fmt::format("SELECT class_position, kind, count, address, symbol FROM "
+                               "lock_point {} WHERE table_id = ?1 ORDER BY {} class_position, "
+                               "kind, position",
+                               order_join(order), order_key(order))) {
         st_.bind(1, table_id);
         has_row_ = st_.executeStep();
     }
 
+    // A point of a class that has no row stops the cursor, and check_consumed() then says so.
     void add_to(std::int64_t position, locks::LockClassStats& c) {
-        for (; has_row_ && st_.getColumn(0).getInt64() <= position; has_row_ = st_.executeStep()) {
-            Reader r(sql_, st_, 0);
-            if (r.integer() != position)
-                r.corrupt(fmt::format("a lock point names class {}, which has no row",
-                                      st_.getColumn(0).getInt64()));
+        for (; has_row_ && st_.getColumn(0).getInt64() == position; has_row_ = st_.executeStep()) {
+            Reader r(sql_, st_, 1);
             const std::string kind = r.text();
             if (kind == "stack") {
                 r.optional<std::uint64_t>(); // frames have no count
@@ -475,9 +490,10 @@ std::vector<StoredLockTable> read_lock_table_headers(SQLite::Database& sql, std:
 }
 
 void for_each_lock_class(SQLite::Database& sql, std::int64_t table_id,
-                         const std::function<void(const locks::LockClassStats&)>& visit) {
-    ClassCursor classes(sql, table_id);
-    PointCursor points(sql, table_id);
+                         const std::function<void(const locks::LockClassStats&)>& visit,
+                         LockClassOrder order) {
+    ClassCursor classes(sql, table_id, order);
+    PointCursor points(sql, table_id, order);
     while (auto stats = classes.next()) {
         points.add_to(classes.position(), *stats);
         visit(*stats);

@@ -76,9 +76,16 @@ struct StoredLockTable {
     LockData data; // data.report.classes is empty
 };
 std::vector<StoredLockTable> read_lock_table_headers(SQLite::Database& sql, std::int64_t run_id);
-// The table's classes in the order written, one at a time, so that a large table is never held.
+enum class LockClassOrder {
+    written,
+    // total_contentions() descending, ties in the order written: lock_stat's (and its
+    // printer's) order. Sums above 2^53 are compared as doubles.
+    by_contentions,
+};
+// The table's classes one at a time, so that a large table is never held.
 void for_each_lock_class(SQLite::Database& sql, std::int64_t table_id,
-                         const std::function<void(const locks::LockClassStats&)>& visit);
+                         const std::function<void(const locks::LockClassStats&)>& visit,
+                         LockClassOrder order = LockClassOrder::written);
 // The run's tables in the order written; empty when the run has none. A stored value that no
 // longer decodes throws CorruptDatabase.
 std::vector<LockData> read_lock_tables(SQLite::Database& sql, std::int64_t run_id);
