@@ -63,9 +63,10 @@ void add_show_command(CLI::App& app) {
                    "started");
         for (const auto& r : runs)
             fmt::print("{:>5}  {:<20} {:<12} {:>7} {:>8.2f} {:>14} {:>14} {:<9} {:<9} {}\n", r.id,
-                       r.workload, r.variant, r.threads, r.duration_s,
-                       r.ops ? std::to_string(*r.ops) : "-", rate_text(r.ops_per_s),
-                       r.c2c_source.value_or("-"), store::to_string(r.status), r.started_at);
+                       report::escape_control(r.workload), report::escape_control(r.variant),
+                       r.threads, r.duration_s, r.ops ? std::to_string(*r.ops) : "-",
+                       rate_text(r.ops_per_s), r.c2c_source.value_or("-"),
+                       store::to_string(r.status), r.started_at);
     });
 }
 

@@ -356,6 +356,26 @@ TEST(CliLocks, StoredGarbageNamesStillReport) {
     EXPECT_EQ(text.out.find_first_of(std::string("\x1b\r\0", 3)), std::string::npos);
 }
 
+// A file name becomes an imported run's variant: its control characters are escaped wherever
+// the variant is printed as text.
+TEST(CliLocks, ControlCharactersInAFileNameAreEscapedInTextOutput) {
+    TempDir dir;
+    const auto db = dir / "runs.db";
+    const auto file = dir / "lock\x1b[2J.txt";
+    { std::ofstream(file) << perf_table_naming("pipe_read+0x56"); }
+    const CliResult imported =
+        run_cli({"import", "perf-lock", file.string(), "--db", db.string()}, dir.path());
+    ASSERT_EQ(imported.status, 0) << imported.err;
+    const CliResult shown = run_cli({"show", "--db", db.string()}, dir.path());
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    const CliResult report = run_cli({"report", "1", "--locks", "--db", db.string()}, dir.path());
+    ASSERT_EQ(report.status, 0) << report.err;
+    for (const CliResult* r : {&imported, &shown, &report}) {
+        EXPECT_NE(r->out.find("lock\\x1b[2J.txt#1"), std::string::npos) << r->out;
+        EXPECT_EQ(r->out.find('\x1b'), std::string::npos) << r->out;
+    }
+}
+
 // report --locks --json is written row by row from the store: for a lock_stat table with call
 // sites and a perf -v table with stacks it prints what the whole-table json printed
 // (data/small-report.golden.json, from the code before the change).
