@@ -6,6 +6,7 @@
 #include "collector/report/output_text.hpp"
 #include "collector/store/lock_tables.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -14,7 +15,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 
 namespace hitmap::cli {
 
@@ -44,11 +44,17 @@ std::string read_input(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in)
         throw InputFileError(fmt::format("cannot read {}: {}", file, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
+    // Read straight into one string of the file's size: a stringstream would hold it twice.
+    std::string text;
+    std::error_code size_unknown; // a pipe: the string grows as it is read
+    if (const auto size = std::filesystem::file_size(file, size_unknown); !size_unknown)
+        text.reserve(size);
+    std::array<char, 1 << 16> chunk;
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0)
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
     if (in.bad())
         throw InputFileError(fmt::format("cannot read {}: {}", file, std::strerror(errno)));
-    return text.str();
+    return text;
 }
 
 std::optional<store::LockSource> importer_of(locks::LockFormat format) {
