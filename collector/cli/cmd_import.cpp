@@ -3,8 +3,10 @@
 #include "collector/cli/commands.hpp"
 #include "collector/locks/errors.hpp"
 #include "collector/locks/lock_import.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/store/lock_tables.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -13,7 +15,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 
 namespace hitmap::cli {
 
@@ -43,11 +44,17 @@ std::string read_input(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in)
         throw InputFileError(fmt::format("cannot read {}: {}", file, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
+    // Read straight into one string of the file's size: a stringstream would hold it twice.
+    std::string text;
+    std::error_code size_unknown; // a pipe: the string grows as it is read
+    if (const auto size = std::filesystem::file_size(file, size_unknown); !size_unknown)
+        text.reserve(size);
+    std::array<char, 1 << 16> chunk;
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0)
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
     if (in.bad())
         throw InputFileError(fmt::format("cannot read {}: {}", file, std::strerror(errno)));
-    return text.str();
+    return text;
 }
 
 std::optional<store::LockSource> importer_of(locks::LockFormat format) {
@@ -64,27 +71,77 @@ std::optional<store::LockSource> importer_of(locks::LockFormat format) {
     }
 }
 
-// Everything is checked here, before the database is opened, so a refused file changes nothing.
-std::vector<locks::LockStatReport> parse_input(const std::string& file, store::LockSource wanted) {
-    const std::string text = read_input(file);
-    std::vector<locks::LockStatReport> reports;
+// What the checking pass keeps of a table: its fields and how many classes, not the classes.
+struct TableSummary {
+    locks::LockStatReport table; // no classes
+    std::size_t classes = 0;
+};
+
+// Runs the parser, turning its errors into one "FILE:LINE: reason" line.
+void parse_file(const std::string& file, std::string_view text, locks::LockTableSink& sink) {
     try {
-        reports = locks::parse_lock_text(text);
+        locks::parse_lock_text(text, sink);
     } catch (const locks::LockParseError& e) {
         throw LockImportError(fmt::format("{}:{}: {}", file, e.line(), e.reason()));
+    } catch (const locks::LockTextEncodingError& e) {
+        throw LockImportError(fmt::format("{} {}", file, e.what()));
     } catch (const locks::UnsupportedLockFormat& e) {
         throw LockImportError(fmt::format("{}: {}", file, e.what()));
     }
-    if (reports.empty())
-        throw LockImportError(fmt::format("{}: no lock table found", file));
-    const auto found = importer_of(reports.front().format);
+}
+
+// The whole file is checked here, before the database is opened, so a refused file changes
+// nothing; the rows are parsed again while they are written, so that they are never all held.
+std::vector<TableSummary> check_input(const std::string& file, std::string_view text,
+                                      store::LockSource wanted) {
+    struct Summarising : locks::LockTableSink {
+        void begin_table(const locks::LockStatReport&) override { tables.emplace_back(); }
+        void add_class(locks::LockClassStats&&) override { ++tables.back().classes; }
+        void end_table(const locks::LockStatReport& t) override { tables.back().table = t; }
+        std::vector<TableSummary> tables;
+    } summary;
+    parse_file(file, text, summary);
+    const auto found = importer_of(summary.tables.front().table.format);
     if (found != wanted)
         throw LockImportError(
             fmt::format("{} holds {} output, not {} (import it with `hitmap-collect import {}`)",
-                        file, locks::to_string(reports.front().format), store::to_string(wanted),
-                        found ? store::to_string(*found) : "?"));
-    return reports;
+                        file, locks::to_string(summary.tables.front().table.format),
+                        store::to_string(wanted), found ? store::to_string(*found) : "?"));
+    return summary.tables;
 }
+
+// Writes table `wanted` (0-based) of the text to the run, skipping the others.
+class TableWriterSink : public locks::LockTableSink {
+public:
+    TableWriterSink(SQLite::Database& sql, std::int64_t run_id, store::LockSource source,
+                    std::size_t wanted)
+        : sql_(sql)
+        , run_id_(run_id)
+        , source_(source)
+        , wanted_(wanted) {}
+
+    void begin_table(const locks::LockStatReport& t) override {
+        if (next_++ == wanted_)
+            writer_.emplace(sql_, run_id_, source_, t);
+    }
+    void add_class(locks::LockClassStats&& stats) override {
+        if (writer_)
+            writer_->add_class(stats);
+    }
+    void end_table(const locks::LockStatReport& t) override {
+        if (writer_)
+            writer_->finish(t);
+        writer_.reset();
+    }
+
+private:
+    SQLite::Database& sql_;
+    std::int64_t run_id_;
+    store::LockSource source_;
+    std::size_t wanted_;
+    std::size_t next_ = 0;
+    std::optional<store::LockTableWriter> writer_;
+};
 
 // Imported text does not say which machine produced it: every import shares this row, whose
 // CPU count and line size are unknown.
@@ -99,11 +156,12 @@ store::MachineInfo unknown_machine() {
 struct ImportedRun {
     std::int64_t id = 0;
     std::string variant;
-    const locks::LockStatReport* report = nullptr;
+    const TableSummary* summary = nullptr;
 };
 
 void import_file(const ImportOptions& o, store::LockSource source) {
-    const std::vector<locks::LockStatReport> reports = parse_input(o.file, source);
+    const std::string text = read_input(o.file);
+    const std::vector<TableSummary> tables = check_input(o.file, text, source);
     const std::string path = std::filesystem::absolute(o.file).lexically_normal().string();
     const std::string basename = std::filesystem::path(o.file).filename().string();
 
@@ -112,56 +170,61 @@ void import_file(const ImportOptions& o, store::LockSource source) {
     std::vector<ImportedRun> imported;
     // All tables of the file, their runs included, or none of them.
     db.transaction([&] {
-        for (std::size_t k = 0; k < reports.size(); ++k) {
-            const locks::LockStatReport& report = reports[k];
+        for (std::size_t k = 0; k < tables.size(); ++k) {
+            const locks::LockStatReport& table = tables[k].table;
             store::RunRecord run;
             run.machine_id = machine_id;
             run.workload = fmt::format("import:{}", store::to_string(source));
             run.variant = fmt::format("{}#{}", basename, k + 1);
-            run.params_json = nlohmann::json{{"file", path},
-                                             {"table", k + 1},
-                                             {"tables", reports.size()},
-                                             {"format", locks::to_string(report.format)}}
-                                  .dump();
+            run.params_json =
+                report::json_text(nlohmann::json{{"file", path},
+                                                 {"table", k + 1},
+                                                 {"tables", tables.size()},
+                                                 {"format", locks::to_string(table.format)}},
+                                  -1);
             run.source = store::Source::imported;
             run.threads.reset(); // the text does not say
             run.c2c_reason = "imported lock statistics hold no cacheline data";
             store::RunOutcome outcome;
-            outcome.note = fmt::format("imported from {} (table {} of {}){}{}; machine and threads "
-                                       "unknown",
-                                       path, k + 1, reports.size(), report.caption ? ": " : "",
-                                       report.caption.value_or(""));
-            const store::LockData data{source, report, {}};
+            outcome.note = fmt::format("imported from {} (table {} of {}){}{}; machine and "
+                                       "threads unknown",
+                                       path, k + 1, tables.size(), table.caption ? ": " : "",
+                                       table.caption.value_or(""));
             const std::int64_t id = db.insert_finished_run(
                 run, outcome, [&](SQLite::Database& sql, std::int64_t run_id) {
-                    store::write_lock_tables(sql, run_id, data);
+                    TableWriterSink writer(sql, run_id, source, k);
+                    parse_file(o.file, text, writer);
                 });
-            imported.push_back({id, run.variant, &report});
+            imported.push_back({id, run.variant, &tables[k]});
         }
     });
 
     if (o.common.json) {
         nlohmann::json runs = nlohmann::json::array();
-        for (const auto& r : imported)
-            runs.push_back({{"id", r.id},
-                            {"variant", r.variant},
-                            {"format", locks::to_string(r.report->format)},
-                            {"version", r.report->version},
-                            {"classes", r.report->classes.size()},
-                            {"caption", r.report->caption ? nlohmann::json(*r.report->caption)
-                                                          : nlohmann::json()}});
-        fmt::print("{}\n",
-                   nlohmann::json{{"file", path}, {"db", o.common.db}, {"runs", runs}}.dump(2));
+        for (const auto& r : imported) {
+            const locks::LockStatReport& t = r.summary->table;
+            runs.push_back(
+                {{"id", r.id},
+                 {"variant", r.variant},
+                 {"format", locks::to_string(t.format)},
+                 {"version", t.version},
+                 {"classes", r.summary->classes},
+                 {"caption", t.caption ? nlohmann::json(*t.caption) : nlohmann::json()}});
+        }
+        fmt::print("{}\n", report::json_text(nlohmann::json{
+                               {"file", path}, {"db", o.common.db}, {"runs", runs}}));
         return;
     }
     fmt::print("imported {} table{} from {} into {}\n", imported.size(),
-               imported.size() == 1 ? "" : "s", o.file, o.common.db);
+               imported.size() == 1 ? "" : "s", report::escape_control(o.file),
+               report::escape_control(o.common.db));
     for (const auto& r : imported) {
-        const locks::LockStatReport& t = *r.report;
-        fmt::print("  run {}: {} ({}{}{}, {} class{}){}{}\n", r.id, r.variant,
-                   locks::to_string(t.format), t.version.empty() ? "" : " ", t.version,
-                   t.classes.size(), t.classes.size() == 1 ? "" : "es", t.caption ? "  " : "",
-                   t.caption.value_or(""));
+        const locks::LockStatReport& t = r.summary->table;
+        const std::size_t classes = r.summary->classes;
+        fmt::print("  run {}: {} ({}{}{}, {} class{}){}{}\n", r.id,
+                   report::escape_control(r.variant), locks::to_string(t.format),
+                   t.version.empty() ? "" : " ", t.version, classes, classes == 1 ? "" : "es",
+                   t.caption ? "  " : "", report::escape_control(t.caption.value_or("")));
     }
 }
 

@@ -1,4 +1,5 @@
 #include "collector/cli/commands.hpp"
+#include "collector/report/output_text.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/workloads/workload.hpp"
 
@@ -45,8 +46,8 @@ void print_list() {
             fmt::print("    {:<12} {}\n", v.name, v.description);
         fmt::print("  parameters (--param NAME=VALUE):\n");
         for (const auto& p : info.params)
-            fmt::print("    {:<12} default {:<6} {}\n", p.name, p.default_value.dump(),
-                       p.description);
+            fmt::print("    {:<12} default {:<6} {}\n", p.name,
+                       report::json_text(p.default_value, -1), p.description);
         fmt::print("\n");
     }
     fmt::print("layouts (--layout STRUCT=VERSION or STRUCT=FILE.json):\n");
@@ -64,7 +65,7 @@ void add_list_command(CLI::App& app) {
     cmd->add_flag("--json", *json, "Print JSON instead of text");
     cmd->callback([json] {
         if (*json)
-            fmt::print("{}\n", list_json().dump(2));
+            fmt::print("{}\n", report::json_text(list_json()));
         else
             print_list();
     });

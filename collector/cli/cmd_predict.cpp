@@ -2,6 +2,7 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/report/prediction.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
@@ -71,7 +72,7 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     nlohmann::json params = nlohmann::json::parse(source.params_json);
     for (const auto& [name, layout] : layouts)
         params["layout." + name] = layout.version;
-    record.params_json = params.dump();
+    record.params_json = report::json_text(params, -1);
     // A replay has no throughput of its own: it states the traced operations it replayed.
     record.source = store::Source::predicted;
     record.ops.reset();
@@ -156,7 +157,7 @@ void predict(const PredictOptions& o) {
                     {{"phase", point.phase},
                      {"transfers_per_1k_ops", report::json_or_null(report::per_thousand(
                                                   point.transfers, recorded.trace.traced_ops))}});
-        fmt::print("{}\n", j.dump(2));
+        fmt::print("{}\n", report::json_text(j));
         return;
     }
     fmt::print("# {}\n# replayed under {}, {}-byte lines, {} caches\n", report::run_title(run),

@@ -2,6 +2,7 @@
 #include "collector/cli/commands.hpp"
 #include "collector/cli/lock_report.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/run/kernel_locks.hpp"
 #include "collector/store/c2c_tables.hpp"
@@ -33,27 +34,29 @@ store::C2cData require_c2c(store::Database& db, const store::RunRecord& run) {
 namespace {
 
 void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
-    const auto tables = store::read_lock_tables(db.sql(), run.id);
+    const bool has_tables = !store::read_lock_table_headers(db.sql(), run.id).empty();
     const auto kernel = collector::find_kernel_locks_metric(db.metrics(run.id));
-    if (tables.empty() && !kernel)
+    if (!has_tables && !kernel)
         throw UsageError(fmt::format("run {} has no lock statistics ({} {} stored none)", run.id,
                                      run.workload, run.variant));
     const std::optional<std::string> kernel_absent =
         kernel ? collector::kernel_locks_unavailable(*kernel) : std::nullopt;
     if (json) {
-        nlohmann::json j = {{"run", report::run_json(run)},
-                            {"lock_tables", lock_tables_json(tables)}};
+        nlohmann::json j = {{"run", report::run_json(run)}};
         if (kernel)
             j["kernel_locks"] = {
                 {"requested", true},
                 {"available", kernel->available},
                 {"reason", kernel_absent ? nlohmann::json(*kernel_absent) : nlohmann::json()}};
-        fmt::print("{}\n", j.dump(2));
+        std::fflush(stdout);
+        write_lock_report_json(stdout, db.sql(), j, run.id);
     } else {
         fmt::print("# {}\n", report::run_title(run));
         if (kernel_absent)
-            fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n", *kernel_absent);
-        fmt::print("{}", format_lock_tables(tables));
+            fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n",
+                       report::escape_control(*kernel_absent));
+        std::fflush(stdout);
+        write_lock_report_text(stdout, db.sql(), run.id);
     }
 }
 
@@ -93,7 +96,7 @@ void add_report_command(CLI::App& app) {
             nlohmann::json j = report::c2c_report_json(data, options);
             j["run"] = report::run_json(run);
             j["provenance"] = report::provenance_json(run, data);
-            fmt::print("{}\n", j.dump(2));
+            fmt::print("{}\n", report::json_text(j));
         } else {
             fmt::print("{}", report::format_c2c_report(data,
                                                        report::run_title(run) + "\n" +

@@ -1,4 +1,5 @@
 #include "collector/cli/commands.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/store/database.hpp"
@@ -31,7 +32,7 @@ void add_show_command(CLI::App& app) {
             nlohmann::json out = nlohmann::json::array();
             for (const auto& r : runs)
                 out.push_back(report::run_json(r));
-            fmt::print("{}\n", out.dump(2));
+            fmt::print("{}\n", report::json_text(out));
             return;
         }
         if (runs.empty()) {
@@ -45,8 +46,8 @@ void add_show_command(CLI::App& app) {
                    "status", "started");
         for (const auto& r : runs)
             fmt::print("{:>5}  {:<20} {:<12} {:<9} {:>7} {:>8} {:>14} {:>14} {:<9} {:<9} {}\n",
-                       r.id, r.workload, r.variant, store::to_string(r.source),
-                       report::text_or_unknown(r.threads, "{}"),
+                       r.id, report::escape_control(r.workload), report::escape_control(r.variant),
+                       store::to_string(r.source), report::text_or_unknown(r.threads, "{}"),
                        report::text_or_unknown(r.duration_s, "{:.2f}"),
                        report::text_or_unknown(r.ops, "{}"),
                        report::text_or_unknown(r.ops_per_s, "{:.0f}"),

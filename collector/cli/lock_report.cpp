@@ -1,8 +1,12 @@
 #include "collector/cli/lock_report.hpp"
 
 #include "collector/locks/lockstat_printer.hpp"
+#include "collector/report/output_text.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <fmt/format.h>
+#include <functional>
 
 namespace hitmap::cli {
 
@@ -55,47 +59,178 @@ nlohmann::json class_json(const locks::LockClassStats& c) {
             {"stack", std::move(stack)}};
 }
 
-} // namespace
-
-std::string format_lock_tables(const std::vector<store::LockData>& tables) {
-    std::string out;
-    for (const auto& t : tables) {
-        const locks::LockStatReport& r = t.report;
-        out += fmt::format("{}# source {} ({}{}{}){}{}", out.empty() ? "" : "\n",
-                           store::to_string(t.source), locks::to_string(r.format),
-                           r.version.empty() ? "" : " ", r.version, r.caption ? ": " : "",
-                           r.caption.value_or(""));
-        if (!t.histograms.empty())
-            out += fmt::format("; wait-time histograms of {} class{} in --json",
-                               t.histograms.size(), t.histograms.size() == 1 ? "" : "es");
-        out += "\n";
-        out += locks::format_lock_stat_v04(r);
-    }
-    return out;
+// The printer writes names and symbols as stored; a database written before imports refused
+// control characters may hold some, which must not reach the terminal raw. Copied only then.
+bool needs_escaping(const locks::LockClassStats& c) {
+    const auto points = [](const std::vector<locks::LockPoint>& list) {
+        return std::any_of(list.begin(), list.end(),
+                           [](const auto& p) { return report::has_control(p.symbol); });
+    };
+    return report::has_control(c.name) || points(c.contention_points) ||
+           points(c.contending_points);
 }
 
-nlohmann::json lock_tables_json(const std::vector<store::LockData>& tables) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& t : tables) {
-        const locks::LockStatReport& r = t.report;
-        nlohmann::json classes = nlohmann::json::array();
-        for (const auto& c : r.classes)
-            classes.push_back(class_json(c));
-        nlohmann::json histograms = nlohmann::json::object();
-        for (const auto& [name, h] : t.histograms)
-            histograms[name] = h.to_json();
-        j.push_back({{"source", store::to_string(t.source)},
-                     {"format", locks::to_string(r.format)},
-                     {"version", r.version},
-                     {"caption", or_null(r.caption)},
-                     {"has_header", r.has_header},
-                     {"lockdep_disabled", r.lockdep_disabled},
-                     {"excerpt", r.excerpt},
-                     {"notes", r.notes},
-                     {"classes", std::move(classes)},
-                     {"wait_histograms", std::move(histograms)}});
+locks::LockClassStats escaped(locks::LockClassStats c) {
+    c.name = report::escape_control(c.name);
+    for (auto* list : {&c.contention_points, &c.contending_points})
+        for (auto& p : *list)
+            p.symbol = report::escape_control(p.symbol);
+    return c;
+}
+
+void write(std::FILE* out, std::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), out);
+}
+
+// Writes JSON laid out as nlohmann's dump(2), but a member or an element at a time, so that a
+// table of any size is never held as one json value.
+class JsonStream {
+public:
+    explicit JsonStream(std::FILE* out)
+        : out_(out) {}
+
+    // A value whose first line goes where the cursor is, nested `depth` levels deep.
+    void value(const nlohmann::json& v, int depth) {
+        const std::string text = report::json_text(v);
+        // Only dump's own line breaks: strings cannot hold a raw one.
+        std::size_t from = 0;
+        for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+            write(std::string_view(text).substr(from, nl + 1 - from));
+            indent(depth);
+        }
+        write(std::string_view(text).substr(from));
     }
-    return j;
+
+    // An object of `fixed`'s members and `key`, whose value `streamed` writes, in dump's key
+    // order.
+    void object(const nlohmann::json& fixed, const std::string& key,
+                const std::function<void(int depth)>& streamed, int depth) {
+        write("{\n");
+        bool placed = false;
+        bool first = true;
+        const auto member = [&](const std::string& name) {
+            write(first ? "" : ",\n");
+            first = false;
+            indent(depth + 1);
+            value(nlohmann::json(name), depth + 1);
+            write(": ");
+        };
+        for (const auto& [name, v] : fixed.items()) {
+            if (!placed && key < name) {
+                member(key);
+                streamed(depth + 1);
+                placed = true;
+            }
+            member(name);
+            value(v, depth + 1);
+        }
+        if (!placed) {
+            member(key);
+            streamed(depth + 1);
+        }
+        write("\n");
+        indent(depth);
+        write("}");
+    }
+
+    // An array whose elements `each` produces, calling the given function before each one.
+    void array(const std::function<void(const std::function<int()>& next)>& each, int depth) {
+        bool empty = true;
+        each([&] {
+            write(empty ? "[\n" : ",\n");
+            empty = false;
+            indent(depth + 1);
+            return depth + 1;
+        });
+        if (empty)
+            return write("[]");
+        write("\n");
+        indent(depth);
+        write("]");
+    }
+
+private:
+    void write(std::string_view text) { cli::write(out_, text); }
+    void indent(int depth) {
+        for (int i = 0; i < depth; ++i)
+            write("  ");
+    }
+
+    std::FILE* out_;
+};
+
+nlohmann::json table_fields_json(const store::LockData& t) {
+    const locks::LockStatReport& r = t.report;
+    nlohmann::json histograms = nlohmann::json::object();
+    for (const auto& [name, h] : t.histograms)
+        histograms[name] = h.to_json();
+    return {{"source", store::to_string(t.source)},
+            {"format", locks::to_string(r.format)},
+            {"version", r.version},
+            {"caption", or_null(r.caption)},
+            {"has_header", r.has_header},
+            {"lockdep_disabled", r.lockdep_disabled},
+            {"excerpt", r.excerpt},
+            {"notes", r.notes},
+            {"wait_histograms", std::move(histograms)}};
+}
+
+} // namespace
+
+void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t run_id) {
+    bool first = true;
+    for (const auto& [id, t] : store::read_lock_table_headers(sql, run_id)) {
+        const locks::LockStatReport& r = t.report;
+        write(out,
+              fmt::format("{}# source {} ({}{}{}){}{}", first ? "" : "\n",
+                          store::to_string(t.source), locks::to_string(r.format),
+                          r.version.empty() ? "" : " ", report::escape_control(r.version),
+                          r.caption ? ": " : "", report::escape_control(r.caption.value_or(""))));
+        first = false;
+        if (!t.histograms.empty())
+            write(out, fmt::format("; wait-time histograms of {} class{} in --json",
+                                   t.histograms.size(), t.histograms.size() == 1 ? "" : "es"));
+        write(out, "\n");
+        write(out, locks::format_lock_stat_v04_header(r.lockdep_disabled));
+        store::for_each_lock_class(
+            sql, id,
+            [&](const locks::LockClassStats& c) {
+                write(out, locks::format_lock_stat_v04_class(needs_escaping(c) ? escaped(c) : c));
+            },
+            store::LockClassOrder::by_contentions);
+    }
+}
+
+void write_lock_report_json(std::FILE* out, SQLite::Database& sql, const nlohmann::json& fields,
+                            std::int64_t run_id) {
+    const std::vector<store::StoredLockTable> tables = store::read_lock_table_headers(sql, run_id);
+    JsonStream json(out);
+    const auto table = [&](const store::StoredLockTable& t, int depth) {
+        json.object(
+            table_fields_json(t.data), "classes",
+            [&](int d) {
+                json.array(
+                    [&](const std::function<int()>& next) {
+                        store::for_each_lock_class(sql, t.id, [&](const locks::LockClassStats& c) {
+                            json.value(class_json(c), next());
+                        });
+                    },
+                    d);
+            },
+            depth);
+    };
+    json.object(
+        fields, "lock_tables",
+        [&](int depth) {
+            json.array(
+                [&](const std::function<int()>& next) {
+                    for (const auto& t : tables)
+                        table(t, next());
+                },
+                depth);
+        },
+        0);
+    std::fputc('\n', out);
 }
 
 } // namespace hitmap::cli

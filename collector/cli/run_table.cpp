@@ -1,5 +1,7 @@
 #include "collector/cli/run_table.hpp"
 
+#include "collector/report/output_text.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -77,7 +79,7 @@ void print_run_table(const std::vector<collector::RunSummary>& runs, bool json) 
                    errors.empty() ? "" : fmt::format("  ({} failed)", errors.size()));
     }
     if (json)
-        fmt::print("{}\n", out.dump(2));
+        fmt::print("{}\n", report::json_text(out));
 }
 
 } // namespace hitmap::cli

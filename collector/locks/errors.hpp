@@ -37,4 +37,11 @@ private:
     LockFormat format_;
 };
 
+// A text that is not UTF-8 as a whole: UTF-16 (a byte order mark, or NUL bytes between ASCII
+// ones). what() says how to convert it. (Invalid UTF-8 on a line is a LockParseError.)
+class LockTextEncodingError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 } // namespace hitmap::locks

@@ -3,6 +3,7 @@
 #include "collector/locks/text_scan.hpp"
 
 #include <optional>
+#include <utility>
 
 namespace hitmap::locks {
 
@@ -31,29 +32,37 @@ std::optional<Numbered> listing_number(std::string_view line) {
     return Numbered{value, i};
 }
 
-// Strips listing numbers only when every line from the first to the last non-blank one carries
-// the next number: a table's own lines start with digits too (wrapped rows, perf counts), but
-// never with consecutive ones on every line.
-void strip_listing_numbers(std::vector<SourceLine>& lines) {
-    std::size_t first = 0;
-    while (first < lines.size() && is_blank(lines[first].text))
-        ++first;
-    std::size_t last = lines.size();
-    while (last > first && is_blank(lines[last - 1].text))
-        --last;
-    if (last - first < 3)
-        return;
-    std::vector<std::size_t> starts;
+// The next raw line of `text` (without its '\n' and a CR before it), advancing `text`.
+std::string_view cut_line(std::string_view& text) {
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    return line;
+}
+
+// Listing numbers are stripped only when every line from the first to the last non-blank one
+// carries the next number: a table's own lines start with digits too (wrapped rows, perf
+// counts), but never with consecutive ones on every line. Decided in one pass over the text
+// without keeping its lines, so that a large file is not held twice.
+bool is_numbered_listing(std::string_view text) {
     std::optional<unsigned> expected;
-    for (std::size_t i = first; i < last; ++i) {
-        const auto number = listing_number(lines[i].text);
-        if (!number || (expected && number->value != *expected))
-            return;
+    std::size_t numbered = 0;
+    bool trailing_blank = false;
+    while (!text.empty()) {
+        const std::string_view line = strip_quote_prefix(cut_line(text));
+        if (is_blank(line)) {
+            trailing_blank = expected.has_value();
+            continue;
+        }
+        const auto number = listing_number(line);
+        if (trailing_blank || !number || (expected && number->value != *expected))
+            return false;
         expected = number->value + 1;
-        starts.push_back(number->text_start);
+        ++numbered;
     }
-    for (std::size_t i = first; i < last; ++i)
-        lines[i].text.erase(0, starts[i - first]);
+    return numbered >= 3;
 }
 
 } // namespace
@@ -70,18 +79,27 @@ std::string_view strip_quote_prefix(std::string_view line) {
     }
 }
 
-LineSource::LineSource(std::string_view text) {
-    std::size_t number = 0;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
-        ++number;
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        lines_.push_back({number, std::string(strip_quote_prefix(line))});
+LineSource::LineSource(std::string_view text)
+    : rest_(text)
+    , numbered_(is_numbered_listing(text)) {
+    advance();
+}
+
+void LineSource::advance() {
+    if (rest_.empty()) {
+        next_.reset();
+        return;
     }
-    strip_listing_numbers(lines_);
+    std::string_view line = strip_quote_prefix(cut_line(rest_));
+    if (numbered_ && !is_blank(line))
+        line.remove_prefix(listing_number(line)->text_start);
+    next_ = SourceLine{++number_, std::string(line)};
+}
+
+SourceLine LineSource::take() {
+    SourceLine line = std::move(*next_);
+    advance();
+    return line;
 }
 
 bool LineSource::join_next_if(SourceLine& record,
@@ -89,7 +107,7 @@ bool LineSource::join_next_if(SourceLine& record,
     if (done() || !is_continuation(peek().text))
         return false;
     record.text += ' ';
-    record.text += lines_[next_++].text;
+    record.text += take().text;
     return true;
 }
 

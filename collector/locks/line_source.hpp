@@ -4,11 +4,12 @@
 // listing. Every line keeps its number in the original text, for error messages. Joining a
 // record that a mail client wrapped onto several lines is done through join_next_if(), with a
 // test supplied by the parser, since only the parser knows what a continuation looks like.
+// Lines are cut from the text one at a time, so a large file costs one line, not a copy.
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace hitmap::locks {
 
@@ -21,10 +22,10 @@ class LineSource {
 public:
     explicit LineSource(std::string_view text);
 
-    bool done() const { return next_ >= lines_.size(); }
+    bool done() const { return !next_.has_value(); }
     // Precondition: !done().
-    const SourceLine& peek() const { return lines_[next_]; }
-    SourceLine take() { return lines_[next_++]; }
+    const SourceLine& peek() const { return *next_; }
+    SourceLine take();
 
     // Appends the next line to `record` (separated by one space, the one a wrapping mail client
     // dropped) when there is one and `is_continuation` accepts its text.
@@ -32,8 +33,12 @@ public:
                       const std::function<bool(std::string_view)>& is_continuation);
 
 private:
-    std::vector<SourceLine> lines_;
-    std::size_t next_ = 0;
+    void advance();
+
+    std::string_view rest_; // the text after next_
+    bool numbered_ = false; // a documentation listing: strip the line numbers
+    std::size_t number_ = 0;
+    std::optional<SourceLine> next_;
 };
 
 // The text with its quote prefixes removed: "> > > x" -> "x", " > x" -> "x".

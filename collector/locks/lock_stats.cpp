@@ -60,4 +60,29 @@ LockParseError::LockParseError(std::size_t line, const std::string& reason)
     , line_(line)
     , reason_(reason) {}
 
+void CollectingSink::begin_table(const LockStatReport& table) {
+    reports.push_back(table);
+}
+
+void CollectingSink::add_class(LockClassStats&& stats) {
+    reports.back().classes.push_back(std::move(stats));
+}
+
+void CollectingSink::end_table(const LockStatReport& table) {
+    std::vector<LockClassStats> classes = std::move(reports.back().classes);
+    reports.back() = table;
+    reports.back().classes = std::move(classes);
+}
+
+void replay(std::vector<LockStatReport> reports, LockTableSink& sink) {
+    for (auto& report : reports) {
+        std::vector<LockClassStats> classes = std::move(report.classes);
+        report.classes.clear();
+        sink.begin_table(report);
+        for (auto& stats : classes)
+            sink.add_class(std::move(stats));
+        sink.end_table(report);
+    }
+}
+
 } // namespace hitmap::locks

@@ -128,4 +128,29 @@ struct LockStatReport {
     bool operator==(const LockStatReport&) const = default;
 };
 
+// Receives the tables of a text as a parser reads them, so that a large text is never held as
+// values: a class is handed over once it is complete (a perf -v row after its call stack).
+class LockTableSink {
+public:
+    virtual ~LockTableSink() = default;
+    // `table` holds what the table's header told (format, version, caption); no classes.
+    virtual void begin_table(const LockStatReport& table) = 0;
+    virtual void add_class(LockClassStats&& stats) = 0;
+    // `table` holds the table's final fields (excerpt, notes...); no classes.
+    virtual void end_table(const LockStatReport& table) = 0;
+};
+
+// Keeps every table whole: what the parse functions returning vectors use.
+class CollectingSink : public LockTableSink {
+public:
+    void begin_table(const LockStatReport& table) override;
+    void add_class(LockClassStats&& stats) override;
+    void end_table(const LockStatReport& table) override;
+
+    std::vector<LockStatReport> reports;
+};
+
+// Hands each of `reports` to `sink` as a parser would.
+void replay(std::vector<LockStatReport> reports, LockTableSink& sink);
+
 } // namespace hitmap::locks

@@ -26,6 +26,16 @@ public:
         return std::move(out_);
     }
 
+    std::string print_header(bool lockdep_disabled) {
+        header(lockdep_disabled);
+        return std::move(out_);
+    }
+
+    std::string print_class(const LockClassStats& stats) {
+        lock_class(stats);
+        return std::move(out_);
+    }
+
 private:
     // printf's "%Ns" pads by bytes; fmt's width counts code points, so pad by hand.
     void right_aligned(std::string_view text, int width) {
@@ -141,6 +151,14 @@ std::string format_lockstat_time(std::int64_t ns) {
 
 std::string format_lock_stat_v04(const LockStatReport& report) {
     return LockStatPrinter().print(report);
+}
+
+std::string format_lock_stat_v04_header(bool lockdep_disabled) {
+    return LockStatPrinter().print_header(lockdep_disabled);
+}
+
+std::string format_lock_stat_v04_class(const LockClassStats& stats) {
+    return LockStatPrinter().print_class(stats);
 }
 
 } // namespace hitmap::locks

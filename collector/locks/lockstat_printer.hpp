@@ -25,6 +25,11 @@ namespace hitmap::locks {
 
 std::string format_lock_stat_v04(const LockStatReport& report);
 
+// The same text in pieces, for a table read a class at a time: the header, then each class in
+// the order above (contentions descending, ties in table order).
+std::string format_lock_stat_v04_header(bool lockdep_disabled);
+std::string format_lock_stat_v04_class(const LockClassStats& stats);
+
 // snprint_time: nanoseconds as "%lld.%02d" microseconds, rounded to 10 ns ("0.06", "0.-32").
 std::string format_lockstat_time(std::int64_t ns);
 

@@ -209,14 +209,14 @@ struct Table {
 
 class PerfLockParser {
 public:
-    explicit PerfLockParser(std::string_view text)
-        : lines_(text) {}
+    PerfLockParser(std::string_view text, LockTableSink& sink)
+        : lines_(text)
+        , sink_(sink) {}
 
-    std::vector<LockStatReport> parse() {
+    void parse() {
         while (!lines_.done())
             handle(lines_.take());
         close_table();
-        return std::move(reports_);
     }
 
 private:
@@ -236,10 +236,14 @@ private:
             return start_table(csv_header(line, trim(text.substr(9))));
         if (text.starts_with("# debug:"))
             return close_table();
-        if (auto layout = report_header(text))
-            return start_table(std::move(*layout));
-        if (auto layout = contention_header(text))
-            return start_table(std::move(*layout));
+        // Both headers start with a title ("Name", "contended"...), rows of counts with a
+        // digit: most lines of a large table are spared two header tests.
+        if (!looks_numeric(text.substr(0, 1))) {
+            if (auto layout = report_header(text))
+                return start_table(std::move(*layout));
+            if (auto layout = contention_header(text))
+                return start_table(std::move(*layout));
+        }
         if (text == "..." || text == "[...]") {
             if (table_)
                 table_->report.excerpt = true;
@@ -310,7 +314,8 @@ private:
     void add(LockClassStats stats) {
         stats.source = table_->layout.format;
         stats.key = table_->layout.key;
-        table_->report.classes.push_back(std::move(stats));
+        flush_class();
+        pending_ = std::move(stats);
     }
 
     // One field value, from one word (counts, raw ns) or two (number and unit).
@@ -531,9 +536,9 @@ private:
 
     // "\t\t\t0xffffffff9d0407c0  _raw_spin_lock+0x30" under a -v row
     void stack_frame(const SourceLine& line, std::string_view text) {
-        if (table_->report.classes.empty())
+        if (!pending_)
             throw LockParseError(line.number, "call-stack line before any row");
-        table_->report.classes.back().stack.push_back(parse_frame(line, text));
+        pending_->stack.push_back(parse_frame(line, text));
     }
 
     void start_table(Layout layout) {
@@ -544,20 +549,31 @@ private:
         table_->report.caption = std::move(caption_);
         caption_.reset();
         table_->layout = std::move(layout);
+        sink_.begin_table(table_->report);
+    }
+
+    // The last row is complete once the next row or the end of its table is seen: -v stack
+    // lines follow their row.
+    void flush_class() {
+        if (pending_)
+            sink_.add_class(std::move(*pending_));
+        pending_.reset();
     }
 
     void close_table() {
         if (!table_)
             return;
-        reports_.push_back(std::move(table_->report));
+        flush_class();
+        sink_.end_table(table_->report);
         table_.reset();
     }
 
     LineSource lines_;
+    LockTableSink& sink_;
     std::optional<Table> table_;
+    std::optional<LockClassStats> pending_; // the table's last row, not yet handed to sink_
     std::optional<std::string> caption_;
     bool in_footer_ = false;
-    std::vector<LockStatReport> reports_;
 };
 
 } // namespace
@@ -573,8 +589,14 @@ std::optional<LockFormat> perf_lock_line_format(std::string_view line) {
     return std::nullopt;
 }
 
+void parse_perf_lock(std::string_view text, LockTableSink& sink) {
+    PerfLockParser(text, sink).parse();
+}
+
 std::vector<LockStatReport> parse_perf_lock(std::string_view text) {
-    return PerfLockParser(text).parse();
+    CollectingSink all;
+    parse_perf_lock(text, all);
+    return std::move(all.reports);
 }
 
 } // namespace hitmap::locks

@@ -16,6 +16,9 @@ namespace hitmap::locks {
 
 // One report per perf output, in text order; empty when the text holds no perf lock table.
 std::vector<LockStatReport> parse_perf_lock(std::string_view text);
+// The same, table by table and row by row into `sink`; on a throw, the sink has seen the rows
+// before the bad line.
+void parse_perf_lock(std::string_view text, LockTableSink& sink);
 
 // The format whose header this line is (contention table or CSV, report), or nullopt.
 std::optional<LockFormat> perf_lock_line_format(std::string_view line);

@@ -1,5 +1,6 @@
 #include "collector/report/c2c_report.hpp"
 
+#include "collector/report/output_text.hpp"
 #include "collector/report/unknown.hpp"
 #include "engine/probe/site.hpp"
 
@@ -25,7 +26,9 @@ std::string stat(const std::string& label, std::uint64_t value) {
 
 std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
     const engine::ObjectInfo* o = store::find_object(data, line.object);
-    return fmt::format("{} [{}]", o ? o->name : fmt::format("object {}", line.object), line.index);
+    // Text only: object names come from layout files and stored runs.
+    return fmt::format(
+        "{} [{}]", o ? escape_control(o->name) : fmt::format("object {}", line.object), line.index);
 }
 
 std::string cpu_split(const c2c::ReplayResult& r, const c2c::LineKey& line) {
@@ -124,7 +127,7 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
                            per_thousand_text(l.counts.hitm(), ops), l.counts.load_hitm,
                            l.counts.store_hitm, l.counts.invalidations, l.counts.clean_forward,
                            l.counts.loads, l.counts.stores, l.counts.stall_cycles,
-                           fields_on_line(data, l.line));
+                           escape_control(fields_on_line(data, l.line)));
     }
     if (lines.empty())
         out += "  (no line had a transfer)\n";
@@ -146,7 +149,7 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
                 continue;
             out += fmt::format("  {:>#6x} {:<20} {:>4} {:>9} {:>9} {:>10} {:>9} {:>10} {:>9} "
                                "{:>9} {:>10.0f}\n",
-                               f.offset, f.field_name, f.size, f.counts.load_hitm,
+                               f.offset, escape_control(f.field_name), f.size, f.counts.load_hitm,
                                f.counts.store_hitm, per_thousand_text(f.counts.hitm(), ops),
                                f.counts.transfers(), per_thousand_text(f.counts.transfers(), ops),
                                f.counts.loads, f.counts.stores, f.counts.stall_cycles);
@@ -165,8 +168,9 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
         for (const auto* p : pairs)
             out += fmt::format("    {:<20} <- {:<20} {:<6} sharing  hitm {:>9} ({}/1k op)  "
                                "store-to-shared {:>7}\n",
-                               p->accessor_name,
-                               p->writer.has_value() ? p->writer_name : "(never written)",
+                               escape_control(p->accessor_name),
+                               p->writer.has_value() ? escape_control(p->writer_name)
+                                                     : "(never written)",
                                p->true_sharing ? "true" : "false", p->counts.hitm(),
                                per_thousand_text(p->counts.hitm(), ops), p->counts.store_shared);
     }

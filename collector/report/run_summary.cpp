@@ -1,6 +1,7 @@
 #include "collector/report/run_summary.hpp"
 
 #include "collector/c2c/cost_model.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/report/unknown.hpp"
 
 #include <fmt/format.h>
@@ -17,8 +18,9 @@ std::string_view tables_source(const store::RunRecord& run) {
 } // namespace
 
 std::string run_title(const store::RunRecord& run) {
-    return fmt::format("run {}: {} {} x{} threads, {} s, {} ops ({})", run.id, run.workload,
-                       run.variant, text_or_unknown(run.threads, "{}"),
+    return fmt::format("run {}: {} {} x{} threads, {} s, {} ops ({})", run.id,
+                       escape_control(run.workload), escape_control(run.variant),
+                       text_or_unknown(run.threads, "{}"),
                        text_or_unknown(run.duration_s, "{:.2f}"), text_or_unknown(run.ops, "{}"),
                        store::to_string(run.source));
 }

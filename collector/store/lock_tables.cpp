@@ -9,6 +9,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <type_traits>
+#include <utility>
 
 namespace hitmap::store {
 
@@ -282,63 +283,114 @@ locks::LockCounters read_counters(Reader& r) {
     return c;
 }
 
-void read_classes(SQLite::Database& sql, std::int64_t table_id, locks::LockStatReport& report) {
-    SQLite::Statement st(sql, fmt::format("SELECT {}, {} FROM lock_class_stat WHERE table_id = ? "
-                                          "ORDER BY class_position, side DESC",
-                                          kIdentityColumns, kCounterColumns));
-    st.bind(1, table_id);
-    std::optional<std::int64_t> current;
-    while (st.executeStep()) {
-        Reader r(sql, st, 0);
-        const std::int64_t position = r.integer();
-        if (position != current) {
-            current = position;
-            locks::LockClassStats& c = report.classes.emplace_back();
-            c.name = r.text();
-            c.name_version = r.optional<unsigned>();
-            c.subclass = r.optional<unsigned>();
-            c.key = r.named(kKeys, "lock key");
-            c.source = r.named(kFormats, "lock format");
-            c.lock_type = r.optional<std::string>();
-            c.pid = r.optional<std::int64_t>();
-            c.lock_address = r.optional_address();
-        }
-        Reader sides(sql, st, kIdentityColumnCount - 1);
-        const std::optional<std::string> side = sides.optional<std::string>();
-        if (!side)
-            continue;
-        (*side == "read" ? report.classes.back().read : report.classes.back().write) =
-            read_counters(sides);
-    }
+// How ClassCursor and PointCursor join and sort for an order; both must agree, since their rows
+// are merged by class. (total(): a sum of two counts may not fit SQLite's integers.)
+std::string order_join(LockClassOrder order) {
+    return order == LockClassOrder::written
+               ? ""
+               : "JOIN (SELECT class_position AS ranked, total(contentions) AS contentions_sum "
+                 "FROM lock_class_stat WHERE table_id = ?1 GROUP BY class_position) "
+                 "ON ranked = class_position";
 }
 
-void read_points(SQLite::Database& sql, std::int64_t table_id, locks::LockStatReport& report) {
-    // Class positions are the indexes of report.classes, as written.
-    SQLite::Statement st(sql, "SELECT class_position, kind, count, address, symbol FROM "
-                              "lock_point WHERE table_id = ? ORDER BY class_position, kind, "
-                              "position");
-    st.bind(1, table_id);
-    while (st.executeStep()) {
-        Reader r(sql, st, 0);
-        const std::int64_t position = r.integer();
-        if (position < 0 || static_cast<std::size_t>(position) >= report.classes.size())
-            r.corrupt(
-                fmt::format("a lock point names class {} of {}", position, report.classes.size()));
-        locks::LockClassStats& c = report.classes[static_cast<std::size_t>(position)];
-        const std::string kind = r.text();
-        if (kind == "stack") {
-            r.optional<std::uint64_t>(); // frames have no count
-            const std::uint64_t address = r.address();
-            c.stack.push_back({address, r.text()});
-            continue;
-        }
-        locks::LockPoint p;
-        p.count = r.count();
-        p.address = r.optional_address();
-        p.symbol = r.text();
-        (kind == "contending" ? c.contending_points : c.contention_points).push_back(p);
-    }
+std::string order_key(LockClassOrder order) {
+    return order == LockClassOrder::written ? "" : "contentions_sum DESC,";
 }
+
+// A table's classes one at a time: a class is one row per side.
+class ClassCursor {
+public:
+    ClassCursor(SQLite::Database& sql, std::int64_t table_id, LockClassOrder order)
+        : sql_(sql)
+        , st_(sql,
+              fmt::format("SELECT {}, {} FROM lock_class_stat {} WHERE table_id = ?1 "
+                          "ORDER BY {} class_position, side DESC",
+                          kIdentityColumns, kCounterColumns, order_join(order), order_key(order))) {
+        st_.bind(1, table_id);
+        has_row_ = st_.executeStep();
+    }
+
+    std::optional<locks::LockClassStats> next() {
+        if (!has_row_)
+            return std::nullopt;
+        locks::LockClassStats c;
+        Reader r(sql_, st_, 0);
+        position_ = r.integer();
+        c.name = r.text();
+        c.name_version = r.optional<unsigned>();
+        c.subclass = r.optional<unsigned>();
+        c.key = r.named(kKeys, "lock key");
+        c.source = r.named(kFormats, "lock format");
+        c.lock_type = r.optional<std::string>();
+        c.pid = r.optional<std::int64_t>();
+        c.lock_address = r.optional_address();
+        do {
+            Reader sides(sql_, st_, kIdentityColumnCount - 1);
+            const std::optional<std::string> side = sides.optional<std::string>();
+            if (side)
+                (*side == "read" ? c.read : c.write) = read_counters(sides);
+            has_row_ = st_.executeStep();
+        } while (has_row_ && st_.getColumn(0).getInt64() == position_);
+        ++count_;
+        return c;
+    }
+
+    std::int64_t position() const { return position_; }
+    std::int64_t count() const { return count_; }
+
+private:
+    SQLite::Database& sql_;
+    SQLite::Statement st_;
+    bool has_row_ = false;
+    std::int64_t position_ = -1;
+    std::int64_t count_ = 0;
+};
+
+// The points of a table, read alongside ClassCursor: both go in class position order. Class
+// positions are 0, 1, 2... as written.
+class PointCursor {
+public:
+    PointCursor(SQLite::Database& sql, std::int64_t table_id, LockClassOrder order)
+        : sql_(sql)
+        , st_(sql, fmt::format("SELECT class_position, kind, count, address, symbol FROM "
+                               "lock_point {} WHERE table_id = ?1 ORDER BY {} class_position, "
+                               "kind, position",
+                               order_join(order), order_key(order))) {
+        st_.bind(1, table_id);
+        has_row_ = st_.executeStep();
+    }
+
+    // A point of a class that has no row stops the cursor, and check_consumed() then says so.
+    void add_to(std::int64_t position, locks::LockClassStats& c) {
+        for (; has_row_ && st_.getColumn(0).getInt64() == position; has_row_ = st_.executeStep()) {
+            Reader r(sql_, st_, 1);
+            const std::string kind = r.text();
+            if (kind == "stack") {
+                r.optional<std::uint64_t>(); // frames have no count
+                const std::uint64_t address = r.address();
+                c.stack.push_back({address, r.text()});
+                continue;
+            }
+            locks::LockPoint p;
+            p.count = r.count();
+            p.address = r.optional_address();
+            p.symbol = r.text();
+            (kind == "contending" ? c.contending_points : c.contention_points).push_back(p);
+        }
+    }
+
+    void check_consumed(std::int64_t classes) const {
+        if (has_row_)
+            Reader(sql_, st_, 0)
+                .corrupt(fmt::format("a lock point names class {} of {}",
+                                     st_.getColumn(0).getInt64(), classes));
+    }
+
+private:
+    SQLite::Database& sql_;
+    mutable SQLite::Statement st_;
+    bool has_row_ = false;
+};
 
 std::map<std::string, locks::WaitHistogram> read_histograms(SQLite::Database& sql,
                                                             std::int64_t table_id) {
@@ -373,32 +425,56 @@ std::string_view to_string(LockSource source) {
     return "perf-lock";
 }
 
-void write_lock_tables(SQLite::Database& sql, std::int64_t run_id, const LockData& data) {
-    const std::int64_t table_id = insert_table(sql, run_id, data);
-    SQLite::Statement cls(
-        sql, fmt::format("INSERT INTO lock_class_stat (table_id, run_id, {}, {}) VALUES ({})",
-                         kIdentityColumns, kCounterColumns,
-                         placeholders(2 + kIdentityColumnCount + kCounterColumnCount)));
-    SQLite::Statement points(sql, "INSERT INTO lock_point (table_id, class_position, kind, "
-                                  "position, count, address, symbol) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    const auto& classes = data.report.classes;
-    for (std::size_t i = 0; i < classes.size(); ++i) {
-        insert_class(cls, table_id, run_id, static_cast<std::int64_t>(i), classes[i]);
-        insert_points(points, table_id, static_cast<std::int64_t>(i), classes[i]);
-    }
-    insert_histograms(sql, table_id, data);
+LockTableWriter::LockTableWriter(SQLite::Database& sql, std::int64_t run_id, LockSource source,
+                                 const locks::LockStatReport& table)
+    : sql_(sql)
+    , run_id_(run_id)
+    , table_id_(insert_table(sql, run_id, {source, table, {}}))
+    , classes_(sql, fmt::format("INSERT INTO lock_class_stat (table_id, run_id, {}, {}) VALUES "
+                                "({})",
+                                kIdentityColumns, kCounterColumns,
+                                placeholders(2 + kIdentityColumnCount + kCounterColumnCount)))
+    , points_(sql, "INSERT INTO lock_point (table_id, class_position, kind, position, count, "
+                   "address, symbol) VALUES (?, ?, ?, ?, ?, ?, ?)") {}
+
+void LockTableWriter::add_class(const locks::LockClassStats& stats) {
+    insert_class(classes_, table_id_, run_id_, next_position_, stats);
+    insert_points(points_, table_id_, next_position_, stats);
+    ++next_position_;
 }
 
-std::vector<LockData> read_lock_tables(SQLite::Database& sql, std::int64_t run_id) {
+void LockTableWriter::finish(const locks::LockStatReport& table) {
+    SQLite::Statement st(sql_, "UPDATE lock_table SET version = ?, caption = ?, has_header = ?, "
+                               "lockdep_disabled = ?, excerpt = ?, notes_json = ? WHERE id = ?");
+    Binder(st)
+        .text(table.version)
+        .optional(table.caption)
+        .integer(table.has_header)
+        .integer(table.lockdep_disabled)
+        .integer(table.excerpt)
+        .text(nlohmann::json(table.notes).dump())
+        .integer(table_id_);
+    st.exec();
+}
+
+void write_lock_tables(SQLite::Database& sql, std::int64_t run_id, const LockData& data) {
+    LockTableWriter writer(sql, run_id, data.source, data.report);
+    for (const auto& stats : data.report.classes)
+        writer.add_class(stats);
+    insert_histograms(sql, writer.table_id(), data);
+}
+
+std::vector<StoredLockTable> read_lock_table_headers(SQLite::Database& sql, std::int64_t run_id) {
     SQLite::Statement st(sql, "SELECT id, source, format, version, caption, has_header, "
                               "lockdep_disabled, excerpt, notes_json FROM lock_table "
                               "WHERE run_id = ? ORDER BY position");
     st.bind(1, run_id);
-    std::vector<LockData> tables;
+    std::vector<StoredLockTable> tables;
     while (st.executeStep()) {
         Reader r(sql, st, 0);
-        const std::int64_t table_id = r.integer();
-        LockData& d = tables.emplace_back();
+        StoredLockTable& t = tables.emplace_back();
+        t.id = r.integer();
+        LockData& d = t.data;
         d.source = r.named(kSources, "lock source");
         locks::LockStatReport& rep = d.report;
         rep.format = r.named(kFormats, "lock format");
@@ -408,9 +484,29 @@ std::vector<LockData> read_lock_tables(SQLite::Database& sql, std::int64_t run_i
         rep.lockdep_disabled = r.integer() != 0;
         rep.excerpt = r.integer() != 0;
         rep.notes = nlohmann::json::parse(r.text()).get<std::vector<std::string>>();
-        read_classes(sql, table_id, rep);
-        read_points(sql, table_id, rep);
-        d.histograms = read_histograms(sql, table_id);
+        d.histograms = read_histograms(sql, t.id);
+    }
+    return tables;
+}
+
+void for_each_lock_class(SQLite::Database& sql, std::int64_t table_id,
+                         const std::function<void(const locks::LockClassStats&)>& visit,
+                         LockClassOrder order) {
+    ClassCursor classes(sql, table_id, order);
+    PointCursor points(sql, table_id, order);
+    while (auto stats = classes.next()) {
+        points.add_to(classes.position(), *stats);
+        visit(*stats);
+    }
+    points.check_consumed(classes.count());
+}
+
+std::vector<LockData> read_lock_tables(SQLite::Database& sql, std::int64_t run_id) {
+    std::vector<LockData> tables;
+    for (auto& t : read_lock_table_headers(sql, run_id)) {
+        LockData& d = tables.emplace_back(std::move(t.data));
+        for_each_lock_class(sql, t.id,
+                            [&](const locks::LockClassStats& c) { d.report.classes.push_back(c); });
     }
     return tables;
 }

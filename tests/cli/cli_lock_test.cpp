@@ -3,6 +3,8 @@
 #include "collector/store/database.hpp"
 #include "tests/cli/cli_test_support.hpp"
 
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -253,6 +255,185 @@ TEST(CliLocks, KernelLocksStoreRowsOrSayWhy) {
         EXPECT_NE(text.out.find("not collected: " + k["reason"].get<std::string>()),
                   std::string::npos)
             << text.out;
+    }
+}
+
+// A perf lock contention table whose second row is named `name`: the row is on line 4.
+std::string perf_table_naming(const std::string& name) {
+    return " contended   total wait     max wait     avg wait         type   caller\n"
+           "\n"
+           "         3     27.49 us     15.86 us      9.16 us     spinlock   ok_caller+0x1b\n"
+           "         2     24.58 us     14.10 us     12.29 us     rwlock:W   " +
+           name + "\n";
+}
+
+// An import of `text` is refused with one line starting "FILE:LINE: " and containing `reason`,
+// and the database is left byte for byte as it was.
+void expect_refused(const std::string& text, int line, const std::string& reason) {
+    TempDir dir;
+    const auto db = dir / "keep.db";
+    ASSERT_EQ(seed_run(db.string(), dir.path(), "500").status, 0);
+    checkpoint(db);
+    const std::string before = read_file(db);
+    const auto bad = dir / "bad.txt";
+    { std::ofstream(bad, std::ios::binary) << text; }
+    const CliResult r =
+        run_cli({"import", "perf-lock", bad.string(), "--db", db.string()}, dir.path());
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind(fmt::format("hitmap-collect: error: {}:{}: ", bad.string(), line), 0), 0u)
+        << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(db), before);
+}
+
+// Issue 9, failure 7: such a name used to import and then break report --locks --json for good.
+TEST(CliLocks, InvalidUtf8NameIsRefusedWithItsLineAndChangesNothing) {
+    expect_refused(perf_table_naming("bad\xff\xfe_caller+0x2d"), 4, "invalid UTF-8");
+    expect_refused(perf_table_naming("overlong\xc0\xaf+0x2d"), 4, "invalid UTF-8");
+}
+
+// Issue 9, failure 8: ESC, CR and NUL in a name reached the terminal.
+TEST(CliLocks, ControlCharacterInANameIsRefusedWithItsLine) {
+    expect_refused(perf_table_naming("\x1b[2Jcaller+0x2d"), 4, "control character 0x1b");
+    expect_refused(perf_table_naming("car\riage+0x2d"), 4, "control character 0x0d");
+    expect_refused(perf_table_naming(std::string("nul\0caller", 10)), 4, "control character 0x00");
+}
+
+std::string utf16(const std::string& ascii, bool little_endian) {
+    std::string out;
+    for (const char c : ascii)
+        out += little_endian ? std::string{c, '\0'} : std::string{'\0', c};
+    return out;
+}
+
+TEST(CliLocks, Utf16FileGetsAConversionHint) {
+    TempDir dir;
+    const auto db = dir / "locks.db";
+    const std::string text = perf_table_naming("pipe_read+0x56");
+    for (const auto& [name, bytes] : {std::pair{"bom-le.txt", "\xff\xfe" + utf16(text, true)},
+                                      std::pair{"bom-be.txt", "\xfe\xff" + utf16(text, false)},
+                                      std::pair{"no-bom.txt", utf16(text, true)}}) {
+        SCOPED_TRACE(name);
+        const auto file = dir / name;
+        { std::ofstream(file, std::ios::binary) << bytes; }
+        const CliResult r =
+            run_cli({"import", "perf-lock", file.string(), "--db", db.string()}, dir.path());
+        EXPECT_NE(r.status, 0);
+        EXPECT_EQ(r.err,
+                  "hitmap-collect: error: " + file.string() +
+                      " looks like UTF-16; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)\n");
+        EXPECT_FALSE(std::filesystem::exists(db));
+    }
+}
+
+// A database written before imports were checked may hold any bytes in a name: both reports
+// still print, JSON with U+FFFD for the invalid bytes, text with control characters escaped.
+TEST(CliLocks, StoredGarbageNamesStillReport) {
+    TempDir dir;
+    const auto db = dir / "old.db";
+    const auto file = dir / "perf.txt";
+    { std::ofstream(file) << perf_table_naming("pipe_read+0x56"); }
+    const auto ids = import_ok("perf-lock", file, db, dir);
+    ASSERT_EQ(ids.size(), 1u);
+    const std::string garbage("\x1b[31mred\xff\r\0end", 14);
+    {
+        auto store = store::Database::open(db);
+        SQLite::Statement st(store.sql(), "UPDATE lock_class_stat SET name = ? WHERE name = ?");
+        st.bind(1, garbage);
+        st.bind(2, "pipe_read+0x56");
+        ASSERT_EQ(st.exec(), 1);
+    }
+    const auto tables = lock_report_json(ids[0], db, dir);
+    ASSERT_EQ(tables.size(), 1u);
+    EXPECT_EQ(tables[0]["classes"][1]["name"],
+              "\x1b[31mred\xef\xbf\xbd\r" + std::string(1, '\0') + "end");
+
+    const CliResult text =
+        run_cli({"report", std::to_string(ids[0]), "--locks", "--db", db.string()}, dir.path());
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("\\x1b[31mred\xff\\r\\0end:"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find_first_of(std::string("\x1b\r\0", 3)), std::string::npos);
+}
+
+// A file name becomes an imported run's variant: its control characters are escaped wherever
+// the variant is printed as text.
+TEST(CliLocks, ControlCharactersInAFileNameAreEscapedInTextOutput) {
+    TempDir dir;
+    const auto db = dir / "runs.db";
+    const auto file = dir / "lock\x1b[2J.txt";
+    { std::ofstream(file) << perf_table_naming("pipe_read+0x56"); }
+    const CliResult imported =
+        run_cli({"import", "perf-lock", file.string(), "--db", db.string()}, dir.path());
+    ASSERT_EQ(imported.status, 0) << imported.err;
+    const CliResult shown = run_cli({"show", "--db", db.string()}, dir.path());
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    const CliResult report = run_cli({"report", "1", "--locks", "--db", db.string()}, dir.path());
+    ASSERT_EQ(report.status, 0) << report.err;
+    for (const CliResult* r : {&imported, &shown, &report}) {
+        EXPECT_NE(r->out.find("lock\\x1b[2J.txt#1"), std::string::npos) << r->out;
+        EXPECT_EQ(r->out.find('\x1b'), std::string::npos) << r->out;
+    }
+}
+
+// report --locks --json is written row by row from the store: for a lock_stat table with call
+// sites and a perf -v table with stacks it prints what the whole-table json printed
+// (data/small-report.golden.json, from the code before the change).
+TEST(CliLocks, StreamedJsonReportIsTheOldReport) {
+    const std::filesystem::path data = HITMAP_CLI_TEST_DATA;
+    TempDir dir;
+    const auto db = dir / "locks.db";
+    ASSERT_EQ(import_ok("lockstat", data / "small-lockstat.txt", db, dir).size(), 1u);
+    ASSERT_EQ(import_ok("perf-lock", data / "small-perf.txt", db, dir).size(), 1u);
+    // The lock tables byte for byte; the run object (sorted after them) is the run summary
+    // every report shares, with timestamps and paths of this test's own import.
+    const auto lock_tables = [](const std::string& json) {
+        std::string out;
+        for (std::size_t at = 0;
+             (at = json.find("\n  \"lock_tables\"", at)) != std::string::npos;) {
+            const std::size_t end = json.find("\n  \"run\"", at);
+            out += json.substr(at, end - at);
+            at = end;
+        }
+        return out;
+    };
+    std::string printed;
+    for (const char* run : {"1", "2"}) {
+        const CliResult r =
+            run_cli({"report", run, "--locks", "--json", "--db", db.string()}, dir.path());
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(nlohmann::json::parse(r.out)["run"]["source"], "imported");
+        printed += r.out;
+    }
+    const std::string golden = lock_tables(read_file(data / "small-report.golden.json"));
+    ASSERT_FALSE(golden.empty());
+    EXPECT_EQ(lock_tables(printed), golden);
+}
+
+// Every row of a large table goes in and comes out, in order.
+TEST(CliLocks, LargeTableImportsAndReportsEveryRow) {
+    TempDir dir;
+    const auto db = dir / "big.db";
+    const auto file = dir / "big.txt";
+    constexpr int kRows = 20'000;
+    {
+        std::ofstream out(file);
+        out << " contended   total wait     max wait     avg wait         type   caller\n\n";
+        for (int i = 0; i < kRows; ++i)
+            out << fmt::format("{:>10}     {}.00 us      1.00 us      1.00 us     spinlock   "
+                               "caller_{}+0x1\n",
+                               i + 1, i + 1, i);
+    }
+    const auto ids = import_ok("perf-lock", file, db, dir);
+    ASSERT_EQ(ids.size(), 1u);
+    const auto tables = lock_report_json(ids[0], db, dir);
+    ASSERT_EQ(tables.size(), 1u);
+    const auto& classes = tables[0]["classes"];
+    ASSERT_EQ(classes.size(), static_cast<std::size_t>(kRows));
+    for (const int i : {0, kRows / 2, kRows - 1}) {
+        EXPECT_EQ(classes[i]["name"], fmt::format("caller_{}+0x1", i));
+        EXPECT_EQ(classes[i]["write"]["contentions"], i + 1);
+        EXPECT_EQ(classes[i]["write"]["wait_total_ns"], (i + 1) * 1000);
     }
 }
 

@@ -188,5 +188,22 @@ TEST(Cli, SigtermStoresTheRunAsCancelledAndStopsThePlan) {
     EXPECT_GT(runs[0].ops.value_or(0), 0);
 }
 
+// A stored run's object names print escaped in the cacheline report's text: they come from
+// databases this version did not write.
+TEST(Cli, CachelineReportEscapesControlCharactersInNames) {
+    TempDir dir;
+    const auto db = dir / "c2c.db";
+    ASSERT_EQ(seed_run(db.string(), dir.path(), "200", {"--c2c", "software"}).status, 0);
+    {
+        auto store = store::Database::open(db);
+        store.sql().exec("UPDATE object SET name = 'obj' || char(27) || '[31m'");
+    }
+    // --all-lines: a one-thread run has transfers only when the thread moved between CPUs.
+    const CliResult r = run_cli({"report", "1", "--all-lines", "--db", db.string()}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("obj\\x1b[31m ["), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+}
+
 } // namespace
 } // namespace hitmap::testing

@@ -117,5 +117,45 @@ TEST(LockImport, Seed003TablesImportWithTheirContentions) {
     GTEST_SKIP() << "seed 003 not found";
 }
 
+// The line a refused text is refused at, or 0 when check_text takes it.
+std::size_t refused_line(std::string_view text) {
+    try {
+        check_text(text);
+    } catch (const LockParseError& e) {
+        return e.line();
+    }
+    return 0;
+}
+
+TEST(CheckText, TakesUtf8TabsAndCrLfLineEnds) {
+    EXPECT_EQ(refused_line("a\tb\r\nname \xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x92\n"), 0u);
+    EXPECT_EQ(refused_line(""), 0u);
+}
+
+TEST(CheckText, RefusesInvalidUtf8AndControlCharactersAtTheirLine) {
+    EXPECT_EQ(refused_line("ok\nok\nbad \xff\n"), 3u);
+    EXPECT_EQ(refused_line("overlong \xc0\xaf\n"), 1u);
+    EXPECT_EQ(refused_line("ok\nsurrogate \xed\xa0\x80\n"), 2u);
+    EXPECT_EQ(refused_line("above U+10FFFF \xf4\x90\x80\x80\n"), 1u);
+    EXPECT_EQ(refused_line("ok\ncut \xe2\x82"), 2u);
+    EXPECT_EQ(refused_line("ok\nesc \x1b[0m\n"), 2u);
+    EXPECT_EQ(refused_line("a CR \r inside\n"), 1u);
+    EXPECT_EQ(refused_line(std::string_view("ok\r\nnul \0\n", 11)), 2u);
+    EXPECT_EQ(refused_line("del \x7f\n"), 1u);
+}
+
+TEST(CheckText, Utf16IsRefusedAsAWholeWithAHint) {
+    for (const std::string_view text :
+         {std::string_view("\xff\xfel\0o\0c\0k\0", 10), std::string_view("\xfe\xff\0l\0o", 6),
+          std::string_view("l\0o\0c\0k\0", 8), std::string_view("\0l\0o\0c\0k", 8)}) {
+        try {
+            check_text(text);
+            ADD_FAILURE() << "taken";
+        } catch (const LockTextEncodingError& e) {
+            EXPECT_NE(std::string(e.what()).find("iconv -f UTF-16 -t UTF-8"), std::string::npos);
+        }
+    }
+}
+
 } // namespace
 } // namespace hitmap::locks

@@ -3,6 +3,7 @@
 #include "collector/locks/errors.hpp"
 #include "collector/locks/lock_import.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/errors.hpp"
 #include "collector/store/lock_tables.hpp"
 #include "tests/store/store_test_support.hpp"
 #include "tests/support/read_file.hpp"
@@ -175,6 +176,67 @@ TEST_F(LockTablesTest, EveryFixtureRoundTrips) {
         ++stored;
     }
     EXPECT_GE(stored, 20);
+}
+
+locks::LockClassStats contended(const std::string& name, std::optional<std::uint64_t> write,
+                                std::optional<std::uint64_t> read) {
+    locks::LockClassStats c;
+    c.name = name;
+    if (write)
+        c.write.emplace().contentions = *write;
+    if (read)
+        c.read.emplace().contentions = *read;
+    return c;
+}
+
+std::vector<locks::LockClassStats> streamed(SQLite::Database& sql, std::int64_t table_id,
+                                            LockClassOrder order) {
+    std::vector<locks::LockClassStats> out;
+    for_each_lock_class(
+        sql, table_id, [&](const locks::LockClassStats& c) { out.push_back(c); }, order);
+    return out;
+}
+
+// The text report streams classes in the printer's order: both sides' contentions, descending,
+// ties as written; each class comes with its own points.
+TEST_F(LockTablesTest, ClassesStreamInContentionOrderWithTheirPoints) {
+    LockData d;
+    auto a = contended("a", 5, std::nullopt);
+    auto b = contended("b", 2, 4);
+    b.contention_points = {{9, 0x10, "b_site+0x1/0x2"}};
+    auto c = contended("c", std::nullopt, std::nullopt);
+    auto e = contended("e", std::nullopt, 5);
+    e.stack = {{0x20, "e_frame+0x3"}};
+    d.report.classes = {a, b, c, e};
+    const auto id = run_with({d});
+    const auto tables = read_lock_table_headers(db.sql(), id);
+    ASSERT_EQ(tables.size(), 1u);
+    EXPECT_EQ(streamed(db.sql(), tables[0].id, LockClassOrder::by_contentions),
+              (std::vector{b, a, e, c}));
+    EXPECT_EQ(streamed(db.sql(), tables[0].id, LockClassOrder::written), (std::vector{a, b, c, e}));
+}
+
+// An import writes the table row before its rows and the fields known only at the end after.
+TEST_F(LockTablesTest, TableWriterFinishStoresTheEndFields) {
+    LockData d = full_report();
+    const auto id = db.begin_run(sample_run(machine_id));
+    db.finish_run(id, {}, [&](SQLite::Database& sql) {
+        locks::LockStatReport start = d.report;
+        start.excerpt = false;
+        start.notes.clear();
+        LockTableWriter writer(sql, id, d.source, start);
+        for (const auto& c : d.report.classes)
+            writer.add_class(c);
+        writer.finish(d.report);
+    });
+    d.histograms.clear();
+    EXPECT_EQ(read_lock_tables(db.sql(), id), std::vector{d});
+}
+
+TEST_F(LockTablesTest, PointOfAMissingClassIsCorrupt) {
+    const auto id = run_with({full_report()});
+    db.sql().exec("UPDATE lock_point SET class_position = 7 WHERE kind = 'contending'");
+    EXPECT_THROW(read_lock_tables(db.sql(), id), CorruptDatabase);
 }
 
 } // namespace

@@ -1,0 +1,68 @@
+#include "collector/report/output_text.hpp"
+
+#include <fmt/format.h>
+
+namespace hitmap::report {
+
+namespace {
+
+bool is_c0_or_del(unsigned char c) {
+    return c < 0x20 || c == 0x7f;
+}
+
+// U+0080..U+009F is C2 80..C2 9F in UTF-8.
+bool is_c1_at(std::string_view text, std::size_t i) {
+    return static_cast<unsigned char>(text[i]) == 0xc2 && i + 1 < text.size() &&
+           static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+           static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+}
+
+} // namespace
+
+bool has_control(std::string_view text) {
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (is_c0_or_del(static_cast<unsigned char>(text[i])) || is_c1_at(text, i))
+            return true;
+    return false;
+}
+
+std::string escape_control(std::string_view text) {
+    if (!has_control(text))
+        return std::string(text);
+    std::string out;
+    out.reserve(text.size() + 8);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (is_c1_at(text, i)) {
+            out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[++i]));
+            continue;
+        }
+        if (!is_c0_or_del(c)) {
+            out += text[i];
+            continue;
+        }
+        switch (c) {
+        case '\0':
+            out += "\\0";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        default:
+            out += fmt::format("\\x{:02x}", c);
+        }
+    }
+    return out;
+}
+
+std::string json_text(const nlohmann::json& j, int indent) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace hitmap::report

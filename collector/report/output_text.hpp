@@ -1,0 +1,21 @@
+#pragma once
+// What every collector CLI output goes through. Stored text (lock names from imported files,
+// workload variants named after them, symbols) is whatever a user fed in or an older version
+// stored, so text output must not hand the terminal raw control sequences, and JSON output must
+// not fail on bytes that are not UTF-8.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace hitmap::report {
+
+// Control characters (C0, DEL, and C1 spelled in UTF-8) as visible escapes: ESC -> "\x1b",
+// CR -> "\r", NUL -> "\0", U+009B -> "\u009b"; a backslash stays as it is. Other text, invalid
+// UTF-8 included, is returned unchanged.
+std::string escape_control(std::string_view text);
+bool has_control(std::string_view text);
+
+// j.dump(indent) with invalid UTF-8 replaced by U+FFFD instead of throwing.
+std::string json_text(const nlohmann::json& j, int indent = 2);
+
+} // namespace hitmap::report
