@@ -3,6 +3,7 @@
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/layout_loader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
@@ -35,9 +36,26 @@ std::chrono::nanoseconds parse_duration(const std::string& text) {
         const double ns = parse_number(number, "duration", text) * scale;
         if (ns < 1)
             throw UsageError(fmt::format("duration '{}' is zero", text));
+        // Longer than a day is a typo, and would not fit the clock arithmetic far beyond it.
+        if (ns > 24 * 3600e9)
+            throw UsageError(fmt::format("duration '{}' is longer than 24h", text));
         return std::chrono::nanoseconds(static_cast<std::int64_t>(ns));
     }
     throw UsageError(fmt::format("malformed duration '{}' (use e.g. 500ms, 1s, 2m)", text));
+}
+
+std::uint64_t parse_count(const std::string& text, const char* what, std::uint64_t min,
+                          std::uint64_t max) {
+    std::uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
+    if (!digits || ec != std::errc() || end != text.data() + text.size() || value < min ||
+        value > max)
+        throw UsageError(
+            fmt::format("{} '{}' must be a whole number in {}..{}", what, text, min, max));
+    return value;
 }
 
 std::vector<std::string> split_list(const std::string& text, const char* what) {
@@ -75,15 +93,21 @@ nlohmann::json parse_params(const std::vector<std::string>& assignments) {
         const std::size_t eq = a.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
             throw UsageError(fmt::format("parameter '{}' is not NAME=VALUE", a));
+        const std::string name = a.substr(0, eq);
         const std::string value = a.substr(eq + 1);
-        params[a.substr(0, eq)] =
+        const nlohmann::json parsed =
             nlohmann::json::accept(value) ? nlohmann::json::parse(value) : nlohmann::json(value);
+        if (params.contains(name) && params[name] != parsed)
+            throw UsageError(fmt::format("--param {} given twice ({}, {})", name,
+                                         params[name].dump(), parsed.dump()));
+        params[name] = parsed;
     }
     return params;
 }
 
 std::map<std::string, engine::Layout> parse_layouts(const std::vector<std::string>& assignments) {
     std::map<std::string, engine::Layout> layouts;
+    std::map<std::string, std::string> given; // struct -> what the command line named
     for (const std::string& a : assignments) {
         const std::size_t eq = a.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
@@ -91,10 +115,29 @@ std::map<std::string, engine::Layout> parse_layouts(const std::vector<std::strin
         const std::string struct_name = a.substr(0, eq);
         if (!engine::find_struct_type(struct_name))
             throw UsageError(fmt::format("unknown struct '{}' in --layout {}", struct_name, a));
-        layouts.insert_or_assign(struct_name,
-                                 engine::resolve_layout(struct_name, a.substr(eq + 1)));
+        const std::string value = a.substr(eq + 1);
+        if (const auto it = given.find(struct_name); it != given.end() && it->second != value)
+            throw UsageError(
+                fmt::format("--layout {} given twice ({}, {})", struct_name, it->second, value));
+        given.emplace(struct_name, value);
+        layouts.insert_or_assign(struct_name, engine::resolve_layout(struct_name, value));
     }
     return layouts;
+}
+
+engine::TraceWindow parse_trace_window(const std::string& text) {
+    if (text.empty())
+        return {};
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos)
+        throw UsageError(
+            fmt::format("--trace-window '{}' is not ON/PERIOD (e.g. 200us/2ms)", text));
+    const auto on = parse_duration(text.substr(0, slash));
+    const auto period = parse_duration(text.substr(slash + 1));
+    if (on >= period)
+        throw UsageError(
+            fmt::format("--trace-window '{}': the window must be shorter than the period", text));
+    return {static_cast<std::uint64_t>(on.count()), static_cast<std::uint64_t>(period.count())};
 }
 
 collector::ProgressStyle parse_progress_style(const std::string& text) {
@@ -119,6 +162,8 @@ std::size_t parse_megabytes(const std::string& text) {
     const double bytes = parse_number(number, "size", text) * scale;
     if (bytes < 4096)
         throw UsageError(fmt::format("size '{}' is too small", text));
+    if (bytes > double(std::uint64_t{1} << 40))
+        throw UsageError(fmt::format("size '{}' is larger than 1 TiB", text));
     return static_cast<std::size_t>(bytes);
 }
 

@@ -3,6 +3,7 @@
 // UsageError with a one-line message naming the bad value.
 #include "collector/run/progress.hpp"
 #include "engine/layout/layout.hpp"
+#include "engine/probe/trace_buffer.hpp"
 
 #include <chrono>
 #include <map>
@@ -28,8 +29,14 @@ std::vector<unsigned> parse_thread_counts(const std::string& text);
 nlohmann::json parse_params(const std::vector<std::string>& assignments);
 // {"page_counter=v6.1", "page_counter=my.json"} -> struct name -> validated layout.
 std::map<std::string, engine::Layout> parse_layouts(const std::vector<std::string>& assignments);
+// "200us/2ms": trace for ON out of every PERIOD; empty text traces all the time.
+engine::TraceWindow parse_trace_window(const std::string& text);
 // "auto", "bar", "json" or "none".
 collector::ProgressStyle parse_progress_style(const std::string& text);
+// A whole number in min..max, written in decimal digits only: "-5", "0x10", "1e3" and values out
+// of range are refused, naming `what` (e.g. "--iterations").
+std::uint64_t parse_count(const std::string& text, const char* what, std::uint64_t min,
+                          std::uint64_t max);
 // "8" or "8M" or "1G" -> bytes (plain numbers are MiB).
 std::size_t parse_megabytes(const std::string& text);
 

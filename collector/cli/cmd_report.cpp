@@ -65,7 +65,7 @@ void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
 void add_report_command(CLI::App& app) {
     struct Options {
         std::int64_t run_id = 0;
-        std::size_t lines = 10;
+        std::string lines = "10";
         bool all_lines = false;
         bool locks = false;
         CommonOptions common;
@@ -91,7 +91,9 @@ void add_report_command(CLI::App& app) {
         if (o->locks)
             return report_locks(db, run, o->common.json);
         const store::C2cData data = require_c2c(db, run);
-        const report::C2cReportOptions options{o->lines, !o->all_lines};
+        const report::C2cReportOptions options{
+            static_cast<std::size_t>(parse_count(o->lines, "--lines", 1, 1'000'000)),
+            !o->all_lines};
         if (o->common.json) {
             nlohmann::json j = report::c2c_report_json(data, options);
             j["run"] = report::run_json(run);

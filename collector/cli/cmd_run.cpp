@@ -18,8 +18,8 @@ struct RunOptions {
     std::string variants = "all";
     std::string threads;
     std::string duration = "1s";
-    std::optional<std::uint64_t> iterations;
-    unsigned repeat = 1;
+    std::optional<std::string> iterations;
+    std::string repeat = "1";
     std::vector<std::string> params;
     std::vector<std::string> layouts;
     std::string c2c = "auto";
@@ -31,21 +31,6 @@ struct RunOptions {
     std::string progress = "auto";
     CommonOptions common;
 };
-
-engine::TraceWindow parse_window(const std::string& text) {
-    if (text.empty())
-        return {};
-    const std::size_t slash = text.find('/');
-    if (slash == std::string::npos)
-        throw UsageError(
-            fmt::format("--trace-window '{}' is not ON/PERIOD (e.g. 200us/2ms)", text));
-    const auto on = parse_duration(text.substr(0, slash));
-    const auto period = parse_duration(text.substr(slash + 1));
-    if (on >= period)
-        throw UsageError(
-            fmt::format("--trace-window '{}': the window must be shorter than the period", text));
-    return {static_cast<std::uint64_t>(on.count()), static_cast<std::uint64_t>(period.count())};
-}
 
 collector::RunRequest make_request(const RunOptions& o) {
     collector::RunRequest r;
@@ -59,13 +44,12 @@ collector::RunRequest make_request(const RunOptions& o) {
     r.threads = o.threads.empty()
                     ? std::vector<unsigned>{static_cast<unsigned>(engine::allowed_cpus().size())}
                     : parse_thread_counts(o.threads);
+    // A run of no operation measures nothing; 10^12 per thread is days of work.
     if (o.iterations)
-        r.stop.iterations = *o.iterations;
+        r.stop.iterations = parse_count(*o.iterations, "--iterations", 1, 1'000'000'000'000);
     else
         r.stop.duration = parse_duration(o.duration);
-    if (o.repeat == 0)
-        throw UsageError("--repeat must be at least 1");
-    r.repeat = o.repeat;
+    r.repeat = static_cast<unsigned>(parse_count(o.repeat, "--repeat", 1, 1000));
     r.params = parse_params(o.params);
     r.layouts = parse_layouts(o.layouts);
     if (o.c2c == "off")
@@ -77,7 +61,7 @@ collector::RunRequest make_request(const RunOptions& o) {
     else
         throw UsageError(fmt::format("unknown --c2c '{}' (auto, software, off)", o.c2c));
     r.c2c.trace_bytes_per_thread = parse_megabytes(o.trace_mb);
-    r.c2c.window = parse_window(o.trace_window);
+    r.c2c.window = parse_trace_window(o.trace_window);
     if (o.trace_clock == "operation")
         r.c2c.clock = engine::TraceClock::operation;
     else if (o.trace_clock == "access")

@@ -3,7 +3,9 @@
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/store/database.hpp"
+#include "engine/workloads/workload.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -36,6 +38,22 @@ void add_show_command(CLI::App& app) {
             return;
         }
         if (runs.empty()) {
+            if (o->workload) {
+                const auto& all = engine::all_workloads();
+                const bool known = std::any_of(all.begin(), all.end(), [&](const auto* w) {
+                    return w->info().name == *o->workload;
+                });
+                const bool imported = o->workload->starts_with("import:");
+                fmt::print(
+                    "no runs of workload '{}'{} in {}{}\n", report::escape_control(*o->workload),
+                    o->variant ? fmt::format(" variant '{}'", report::escape_control(*o->variant))
+                               : "",
+                    o->common.db,
+                    known || imported ? ""
+                                      : " (and no such workload is registered: see "
+                                        "`hitmap-collect list`)");
+                return;
+            }
             fmt::print("no runs in {} (collect some with `hitmap-collect run` or `suite`)\n",
                        o->common.db);
             return;

@@ -4,6 +4,7 @@
 #include "collector/run/cancel.hpp"
 #include "collector/run/engine_locks.hpp"
 #include "collector/run/kernel_locks.hpp"
+#include "collector/run/memory_budget.hpp"
 #include "collector/run/software_c2c.hpp"
 #include "collector/run/thread_counters.hpp"
 #include "collector/run/thread_hooks.hpp"
@@ -106,6 +107,8 @@ void RunExecutor::validate(const RunRequest& request) {
         if (plan.repetition == 0)
             workload.validate(workload_config(request, plan));
     }
+    const bool traced = request.c2c.source != C2cSource::off && workload.info().probed;
+    check_memory(estimate_run_memory(request, traced), mem_available());
 }
 
 std::vector<RunSummary> RunExecutor::execute(const RunRequest& request) {

@@ -30,6 +30,7 @@ const std::vector<PageCounterChargeVariant>& PageCounterChargeWorkload::variants
 PageCounterChargeWorkload::PageCounterChargeWorkload() {
     info_.name = "page-counter-charge";
     info_.seed = "001";
+    info_.layout_structs = {"page_counter"};
     info_.description = "netperf-like socket-memory charging through per-CPU stocks into a "
                         "3-level memcg hierarchy with memory.min/low set on the top level";
     for (const auto& v : variants())

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace hitmap::engine {
 
@@ -17,6 +18,13 @@ void Workload::validate(const WorkloadRunConfig& config) const {
     }
     if (config.threads == 0)
         throw WorkloadError("threads must be at least 1");
+    const auto& structs = info().layout_structs;
+    for (const auto& [name, layout] : config.layouts)
+        if (std::find(structs.begin(), structs.end(), name) == structs.end())
+            throw WorkloadError(fmt::format(
+                "--layout {}=...: {} does not use struct {} (it takes a layout for: {})", name,
+                info().name, name,
+                structs.empty() ? "none" : fmt::format("{}", fmt::join(structs, ", "))));
     resolve_params(config);
 }
 

@@ -42,6 +42,8 @@ struct WorkloadInfo {
     // Its shared state lives in ProbedObjects, so software c2c can trace it. A workload that
     // only measures locks says false, and its runs are stored without cacheline data.
     bool probed = true;
+    // The structs whose layout `--layout STRUCT=...` may replace; any other is refused.
+    std::vector<std::string> layout_structs;
 };
 
 struct TraceOptions {

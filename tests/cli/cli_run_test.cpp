@@ -129,7 +129,46 @@ INSTANTIATE_TEST_SUITE_P(
                                  "page_counter=/no/such.json"},
         std::vector<std::string>{"run", "page-counter-charge", "--c2c", "psychic"},
         std::vector<std::string>{"run", "page-counter-charge", "--trace-clock", "sundial"},
-        std::vector<std::string>{"run", "page-counter-charge", "--bogus-flag"}));
+        std::vector<std::string>{"run", "page-counter-charge", "--bogus-flag"},
+        // Issue 9, failure 1: memory a run would need is checked before it starts.
+        std::vector<std::string>{"run", "page-counter-charge", "--threads", "4096"},
+        // Failure 2: counts that wrapped, were zero or leaked an SQL error.
+        std::vector<std::string>{"run", "page-counter-charge", "--iterations", "-5"},
+        std::vector<std::string>{"run", "page-counter-charge", "--iterations", "0"},
+        std::vector<std::string>{"run", "page-counter-charge", "--iterations", "1e3"},
+        std::vector<std::string>{"run", "page-counter-charge", "--duration", "1e12s"},
+        std::vector<std::string>{"run", "page-counter-charge", "--repeat", "-1"},
+        std::vector<std::string>{"run", "page-counter-charge", "--trace-mb", "1e9G"},
+        std::vector<std::string>{"report", "1", "--lines", "-1"},
+        // Failure 10: conflicting values and layouts of structs the workload does not use.
+        std::vector<std::string>{"run", "page-counter-charge", "--param", "batch=16", "--param",
+                                 "batch=64"},
+        std::vector<std::string>{"run", "page-counter-charge", "--layout", "page_counter=v6.0",
+                                 "--layout", "page_counter=v6.1"},
+        std::vector<std::string>{"run", "page-counter-charge", "--layout", "memcg_stock_pcp=v5.10"},
+        std::vector<std::string>{"run", "res-counter-charge", "--layout", "page_counter=v6.1"}));
+
+// Failure 10: a filter that matches nothing says which, and whether the workload exists.
+TEST(Cli, ShowOfAnUnknownWorkloadSaysSo) {
+    TempDir dir;
+    const auto db = (dir / "s.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "100").status, 0);
+    const CliResult none = run_cli({"show", "--workload", "nosuch", "--db", db}, dir.path());
+    EXPECT_EQ(none.status, 0);
+    EXPECT_NE(none.out.find("no runs of workload 'nosuch'"), std::string::npos) << none.out;
+    EXPECT_NE(none.out.find("no such workload is registered"), std::string::npos) << none.out;
+    const CliResult known =
+        run_cli({"show", "--workload", "res-counter-charge", "--db", db}, dir.path());
+    EXPECT_NE(known.out.find("no runs of workload 'res-counter-charge'"), std::string::npos);
+    EXPECT_EQ(known.out.find("registered"), std::string::npos) << known.out;
+}
+
+TEST(Cli, VersionIsPrinted) {
+    TempDir dir;
+    const CliResult r = run_cli({"--version"}, dir.path());
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "hitmap-collect 0.1.0\n");
+}
 
 TEST(Cli, NonHitmapFileIsRefusedUntouched) {
     TempDir dir;
