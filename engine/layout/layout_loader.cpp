@@ -17,6 +17,37 @@ bool is_power_of_two(std::uint32_t v) {
     return v != 0 && (v & (v - 1)) == 0;
 }
 
+// A whole number in 0..max as the file wrote it. nlohmann converts silently (64.9 -> 64,
+// 2^32 + 168 -> 168, -8 -> 4294967288), so the JSON type and range are checked first; the
+// message shows the value as parsed (a float that was too large for an integer shows in
+// exponent form).
+std::uint32_t layout_number(const nlohmann::json& v, std::string_view what, std::string_view origin,
+                            std::uint32_t max) {
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() <= max)
+        return static_cast<std::uint32_t>(v.get<std::uint64_t>());
+    if (v.is_number_integer() && v.get<std::int64_t>() < 0)
+        throw LayoutError(fmt::format("{}: {} {} is negative", origin, what, v.dump()));
+    if (v.is_number_unsigned() || v.is_number_integer())
+        throw LayoutError(
+            fmt::format("{}: {} {} is out of range (0..{})", origin, what, v.dump(), max));
+    if (v.is_number_float())
+        throw LayoutError(fmt::format("{}: {} {} is not a whole number", origin, what, v.dump()));
+    throw LayoutError(fmt::format("{}: {} must be a number, not {}", origin, what, v.dump()));
+}
+
+// Names from a user's file reach reports and terminals: control characters (newline, NUL,
+// ESC) are refused. nlohmann has already refused invalid UTF-8.
+std::string layout_name(const nlohmann::json& v, std::string_view what, std::string_view origin) {
+    if (!v.is_string())
+        throw LayoutError(fmt::format("{}: {} must be a string", origin, what));
+    const std::string name = v.get<std::string>();
+    for (const unsigned char c : name)
+        if (c < 0x20 || c == 0x7f)
+            throw LayoutError(fmt::format("{}: {} {} holds a control character", origin, what,
+                                          nlohmann::json(name).dump()));
+    return name;
+}
+
 } // namespace
 
 void validate_layout(const Layout& layout) {
@@ -70,26 +101,33 @@ Layout parse_layout_json(std::string_view json_text, std::string_view origin) {
         throw LayoutError(fmt::format("{}: not valid JSON ({})", origin, e.what()));
     }
     try {
-        const std::string struct_name = doc.at("struct").get<std::string>();
+        // Beyond 65535 validate_layout refuses the size anyway; this bound keeps the
+        // arithmetic of the checks in range.
+        constexpr std::uint32_t kMax = 1u << 20;
+        const std::string struct_name = layout_name(doc.at("struct"), "struct", origin);
         const StructType* type = find_struct_type(struct_name);
         if (!type)
             throw LayoutError(fmt::format("{}: unknown struct '{}'", origin, struct_name));
         Layout layout{type,
-                      doc.value("version", std::string(origin)),
-                      doc.at("size").get<std::uint32_t>(),
-                      doc.value("align", 8u),
+                      doc.contains("version") ? layout_name(doc["version"], "version", origin)
+                                              : std::string(origin),
+                      layout_number(doc.at("size"), "size", origin, kMax),
+                      doc.contains("align") ? layout_number(doc["align"], "align", origin, kMax)
+                                            : 8u,
                       {}};
         layout.placement.resize(type->fields.size());
         for (const auto& f : doc.at("fields")) {
-            const std::string name = f.at("name").get<std::string>();
+            const std::string name = layout_name(f.at("name"), "field name", origin);
             const auto id = type->field_id(name);
             if (!id)
                 throw LayoutError(
                     fmt::format("{}: unknown field '{}' in struct {}", origin, name, struct_name));
             if (layout.placement[*id])
                 throw LayoutError(fmt::format("{}: field '{}' appears twice", origin, name));
-            layout.placement[*id] = FieldPlacement{f.at("offset").get<std::uint32_t>(),
-                                                   f.at("size").get<std::uint32_t>()};
+            const std::string field = fmt::format("field '{}': ", name);
+            layout.placement[*id] =
+                FieldPlacement{layout_number(f.at("offset"), field + "offset", origin, kMax),
+                               layout_number(f.at("size"), field + "size", origin, kMax)};
         }
         validate_layout(layout);
         return layout;

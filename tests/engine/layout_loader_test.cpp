@@ -173,13 +173,50 @@ TEST(LayoutJson, FieldPastTheEnd) {
                 HasSubstr("field parent (offset 192, size 8) runs past size 192"));
 }
 
-TEST(LayoutJson, FieldOffsetThatWrapsAroundIsPastTheEnd) {
-    // -8 read as uint32 is 4294967288: offset + size wraps to 0 in 32 bits.
+TEST(LayoutJson, FieldOffsetThatWrapsAroundIsOutOfRange) {
+    // 4294967288 is -8 as uint32: offset + size would wrap to 0 in 32 bits.
     json doc = v61_json();
     field(doc, "parent")["offset"] = 4294967288u;
-    EXPECT_THAT(parse_error(doc), HasSubstr("runs past size 192"));
+    EXPECT_THAT(parse_error(doc), HasSubstr("field 'parent': offset 4294967288 is out of range"));
     field(doc, "parent")["offset"] = -8;
-    EXPECT_THAT(parse_error(doc), HasSubstr("runs past size 192"));
+    EXPECT_THAT(parse_error(doc), HasSubstr("field 'parent': offset -8 is negative"));
+}
+
+// Issue 9, failure 3: nlohmann converts numbers silently; each of these used to load as
+// another layout (168, 0, 64, x) instead of being refused.
+TEST(LayoutJson, NumbersThatDoNotFitAreRefusedNotTruncated) {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"("offset": 4294967464)", "offset 4294967464 is out of range"},
+        {R"("offset": 1180591620717411303424)", "offset 1.1805916207174113e+21 is not a whole"},
+        {R"("offset": 64.9)", "offset 64.9 is not a whole number"},
+        {R"("offset": "64")", "offset must be a number"},
+    };
+    for (const auto& [text, message] : cases) {
+        std::string doc = v61_json().dump();
+        const std::string from = R"("offset":0)";
+        const auto at = doc.find(from);
+        ASSERT_NE(at, std::string::npos);
+        doc.replace(at, from.size(), std::string(text).erase(std::string(text).find(' '), 1));
+        EXPECT_THAT(parse_error(doc), HasSubstr(message)) << text;
+    }
+    json doc = v61_json();
+    doc["size"] = 4294967296ull + 192;
+    EXPECT_THAT(parse_error(doc), HasSubstr("size 4294967488 is out of range"));
+    doc = v61_json();
+    doc["align"] = 4294967296ull + 64;
+    EXPECT_THAT(parse_error(doc), HasSubstr("align 4294967360 is out of range"));
+}
+
+TEST(LayoutJson, ControlCharactersInNamesAreRefused) {
+    json doc = v61_json();
+    doc["version"] = "mine\n\u001b[31m";
+    EXPECT_THAT(parse_error(doc), HasSubstr("version \"mine\\n\\u001b[31m\" holds a control"));
+    doc = v61_json();
+    doc["version"] = std::string("a\0b", 3);
+    EXPECT_THAT(parse_error(doc), HasSubstr("holds a control character"));
+    doc = v61_json();
+    field(doc, "parent")["name"] = "par\nent";
+    EXPECT_THAT(parse_error(doc), HasSubstr("field name"));
 }
 
 TEST(LayoutJson, SizeBeyondSixteenBitOffsetsIsRejected) {
