@@ -1,0 +1,146 @@
+// The built-in layouts against an independent derivation: the kernel's struct definitions,
+// written out here as C structs with the kernel's field lists (x86-64, CONFIG_SMP, 64-byte
+// lines: atomic_long_t = long, ____cacheline_internodealigned_in_smp and CACHELINE_PADDING()
+// = a zero-size member aligned to the line), compiled by this test, so that offsetof and
+// sizeof come from the compiler rather than from a second copy of the table.
+//
+// Sources: v6.0 — include/linux/page_counter.h as in torvalds/linux (read at 0d3001e2690a:
+// usage, min, low, high, max, emin, min_usage, children_min_usage, elow, low_usage,
+// children_low_usage, watermark, failcnt, parent); v6.1 — Shakeel Butt's "mm: page_counter:
+// rearrange struct page_counter fields" (PC_PADDING after usage and after failcnt, struct
+// aligned to the line); v6.15 — "page_counter: track failcnt only for legacy cgroups" and
+// "reduce struct page_counter size" (failcnt beside usage, local_watermark from c6f53ed8f213a,
+// protection_support and track_failcnt at the head of the third line), as summarised with
+// their offsets in reference/memcg.md §1.1-1.3. memcg_stock_pcp v5.10: mm/memcontrol.c
+// (cached, nr_pages, cached_objcg and nr_bytes under CONFIG_MEMCG_KMEM, the drain work, flags).
+#include "engine/layout/builtin_layouts.hpp"
+
+#include <cstddef>
+#include <gtest/gtest.h>
+
+namespace hitmap::engine {
+namespace {
+
+using atomic_long_t = long;
+struct cacheline_padding {
+    alignas(64) char x[0];
+};
+
+struct page_counter_v6_0 {
+    atomic_long_t usage;
+    unsigned long min, low, high, max;
+    unsigned long emin;
+    atomic_long_t min_usage, children_min_usage;
+    unsigned long elow;
+    atomic_long_t low_usage, children_low_usage;
+    unsigned long watermark, failcnt;
+    page_counter_v6_0* parent;
+};
+
+struct alignas(64) page_counter_v6_1 {
+    atomic_long_t usage;
+    cacheline_padding _pad1_;
+    unsigned long emin;
+    atomic_long_t min_usage, children_min_usage;
+    unsigned long elow;
+    atomic_long_t low_usage, children_low_usage;
+    unsigned long watermark, failcnt;
+    cacheline_padding _pad2_;
+    unsigned long min, low, high, max;
+    page_counter_v6_1* parent;
+};
+
+struct alignas(64) page_counter_v6_15 {
+    atomic_long_t usage;
+    unsigned long failcnt;
+    cacheline_padding _pad1_;
+    unsigned long emin;
+    atomic_long_t min_usage, children_min_usage;
+    unsigned long elow;
+    atomic_long_t low_usage, children_low_usage;
+    unsigned long watermark, local_watermark;
+    cacheline_padding _pad2_;
+    bool protection_support, track_failcnt;
+    unsigned long min, low, high, max;
+    page_counter_v6_15* parent;
+};
+
+struct list_head {
+    list_head *next, *prev;
+};
+struct work_struct {
+    atomic_long_t data;
+    list_head entry;
+    void (*func)(work_struct*);
+};
+struct memcg_stock_pcp_v5_10 { // CONFIG_MEMCG_KMEM=y, as distributions build
+    void* cached;
+    unsigned int nr_pages;
+    void* cached_objcg;
+    unsigned int nr_bytes;
+    work_struct work;
+    unsigned long flags;
+};
+
+struct Expected {
+    const char* field;
+    std::size_t offset, size;
+};
+
+void expect_layout(const char* struct_name, const char* version, std::size_t size,
+                   std::initializer_list<Expected> fields) {
+    const Layout* layout = find_builtin_layout(struct_name, version);
+    ASSERT_NE(layout, nullptr) << struct_name << " " << version;
+    EXPECT_EQ(layout->size, size) << version;
+    std::size_t placed = 0;
+    for (FieldId f = 0; f < layout->placement.size(); ++f)
+        placed += layout->has(f);
+    EXPECT_EQ(placed, fields.size()) << version << ": the table places other fields";
+    for (const auto& e : fields) {
+        const auto id = layout->type->field_id(e.field);
+        ASSERT_TRUE(id && layout->has(*id)) << version << " lacks " << e.field;
+        EXPECT_EQ(layout->at(*id).offset, e.offset) << version << " " << e.field;
+        EXPECT_EQ(layout->at(*id).size, e.size) << version << " " << e.field;
+    }
+}
+
+#define FIELD(S, f)                                                                                \
+    Expected {                                                                                     \
+#f, offsetof(S, f), sizeof(S::f)                                                           \
+    }
+
+TEST(LayoutOffsets, PageCounterV6_0IsTheKernelStruct) {
+    using S = page_counter_v6_0;
+    expect_layout("page_counter", "v6.0", sizeof(S),
+                  {FIELD(S, usage), FIELD(S, min), FIELD(S, low), FIELD(S, high), FIELD(S, max),
+                   FIELD(S, emin), FIELD(S, min_usage), FIELD(S, children_min_usage),
+                   FIELD(S, elow), FIELD(S, low_usage), FIELD(S, children_low_usage),
+                   FIELD(S, watermark), FIELD(S, failcnt), FIELD(S, parent)});
+}
+
+TEST(LayoutOffsets, PageCounterV6_1IsTheKernelStruct) {
+    using S = page_counter_v6_1;
+    expect_layout("page_counter", "v6.1", sizeof(S),
+                  {FIELD(S, usage), FIELD(S, min), FIELD(S, low), FIELD(S, high), FIELD(S, max),
+                   FIELD(S, emin), FIELD(S, min_usage), FIELD(S, children_min_usage),
+                   FIELD(S, elow), FIELD(S, low_usage), FIELD(S, children_low_usage),
+                   FIELD(S, watermark), FIELD(S, failcnt), FIELD(S, parent)});
+}
+
+TEST(LayoutOffsets, PageCounterV6_15IsTheKernelStruct) {
+    using S = page_counter_v6_15;
+    expect_layout("page_counter", "v6.15", sizeof(S),
+                  {FIELD(S, usage), FIELD(S, failcnt), FIELD(S, min), FIELD(S, low), FIELD(S, high),
+                   FIELD(S, max), FIELD(S, emin), FIELD(S, min_usage), FIELD(S, children_min_usage),
+                   FIELD(S, elow), FIELD(S, low_usage), FIELD(S, children_low_usage),
+                   FIELD(S, watermark), FIELD(S, local_watermark), FIELD(S, protection_support),
+                   FIELD(S, track_failcnt), FIELD(S, parent)});
+}
+
+TEST(LayoutOffsets, MemcgStockV5_10IsTheKernelStruct) {
+    using S = memcg_stock_pcp_v5_10;
+    expect_layout("memcg_stock_pcp", "v5.10", sizeof(S), {FIELD(S, cached), FIELD(S, nr_pages)});
+}
+
+} // namespace
+} // namespace hitmap::engine
