@@ -4,6 +4,7 @@
 #include "collector/report/output_text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fmt/format.h>
 #include <functional>
@@ -177,6 +178,45 @@ nlohmann::json table_fields_json(const store::LockData& t) {
 
 } // namespace
 
+namespace {
+
+// The lock_stat columns no class of the table has a value for, in lock_stat's order: one pass
+// over the classes before they are printed, so the header can say what "-" means.
+std::string unmeasured_columns(SQLite::Database& sql, std::int64_t table_id) {
+    std::array<bool, 12> seen{};
+    const auto mark = [&](const std::optional<locks::LockCounters>& c) {
+        if (!c)
+            return;
+        const std::array<bool, 12> has{
+            c->con_bounces.has_value(), c->contentions.has_value(),   c->wait.min_ns.has_value(),
+            c->wait.max_ns.has_value(), c->wait.total_ns.has_value(), c->wait.avg_ns.has_value(),
+            c->acq_bounces.has_value(), c->acquisitions.has_value(),  c->hold.min_ns.has_value(),
+            c->hold.max_ns.has_value(), c->hold.total_ns.has_value(), c->hold.avg_ns.has_value()};
+        for (std::size_t i = 0; i < has.size(); ++i)
+            seen[i] = seen[i] || has[i];
+    };
+    bool any = false;
+    store::for_each_lock_class(
+        sql, table_id,
+        [&](const locks::LockClassStats& c) {
+            any = true;
+            mark(c.write);
+            mark(c.read);
+        },
+        store::LockClassOrder::written);
+    static constexpr std::array<const char*, 12> names{
+        "con-bounces",    "contentions",  "waittime-min",   "waittime-max",
+        "waittime-total", "waittime-avg", "acq-bounces",    "acquisitions",
+        "holdtime-min",   "holdtime-max", "holdtime-total", "holdtime-avg"};
+    std::string out;
+    for (std::size_t i = 0; any && i < names.size(); ++i)
+        if (!seen[i])
+            out += fmt::format("{}{}", out.empty() ? "" : ", ", names[i]);
+    return out;
+}
+
+} // namespace
+
 void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t run_id) {
     bool first = true;
     for (const auto& [id, t] : store::read_lock_table_headers(sql, run_id)) {
@@ -191,6 +231,8 @@ void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t 
             write(out, fmt::format("; wait-time histograms of {} class{} in --json",
                                    t.histograms.size(), t.histograms.size() == 1 ? "" : "es"));
         write(out, "\n");
+        if (const std::string absent = unmeasured_columns(sql, id); !absent.empty())
+            write(out, fmt::format("# not measured by this source, shown as -: {}\n", absent));
         write(out, locks::format_lock_stat_v04_header(r.lockdep_disabled));
         store::for_each_lock_class(
             sql, id,

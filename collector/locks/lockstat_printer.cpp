@@ -66,13 +66,18 @@ private:
         out_ += '\n';
     }
 
+    // What the source did not measure (kernel tracepoints have no acquisitions or hold
+    // times) prints as "-", never as a 0 the kernel would have counted.
     void count(std::optional<std::uint64_t> value) {
-        fmt::format_to(std::back_inserter(out_), "{:>14}", value.value_or(0));
+        if (value)
+            fmt::format_to(std::back_inserter(out_), "{:>14}", *value);
+        else
+            right_aligned("-", kColumnWidth);
     }
 
     void time(std::optional<std::int64_t> ns) {
         out_ += ' ';
-        right_aligned(format_lockstat_time(ns.value_or(0)), kColumnWidth);
+        right_aligned(ns ? format_lockstat_time(*ns) : "-", kColumnWidth);
     }
 
     // seq_lock_time: the count, then min, max, total and average.

@@ -211,6 +211,24 @@ TEST(CliProvenance, OrphanTracesAreRemovedAndStoredOnesKept) {
     EXPECT_EQ(run_cli({"predict", "1", "--db", db}, dir.path()).status, 0);
 }
 
+// Unknown is not zero in lock_stat text either: perf lock has no acquisitions or hold times,
+// so those columns print "-" and the header says which columns the source could not measure.
+TEST(CliProvenance, LockColumnsASourceLacksPrintAsDashAndAreNamed) {
+    TempDir dir;
+    const auto db = (dir / "p.db").string();
+    const auto file = write_text(dir, "perf.txt",
+                                 " contended   total wait     max wait     avg wait         type   "
+                                 "caller\n\n        12     4.00 us      1.00 us      0.33 us     "
+                                 "spinlock   foo+0x1\n");
+    ASSERT_EQ(run_cli({"import", "perf-lock", file.string(), "--db", db}, dir.path()).status, 0);
+    const auto r = run_cli({"report", "1", "--locks", "--db", db}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("# not measured by this source, shown as -: con-bounces, "
+                                 "waittime-min, acq-bounces, acquisitions, holdtime-min"));
+    EXPECT_THAT(r.out, ::testing::MatchesRegex(
+                           "(.|\n)*foo\\+0x1: +- +12 +- +1\\.00 +4\\.00 +0\\.33 +- +-(.|\n)*"));
+}
+
 // Failure 4: a database copied or renamed with its trace folder keeps its traces.
 TEST(CliTraceFiles, CopiedDatabaseFindsItsTraces) {
     TempDir dir;
