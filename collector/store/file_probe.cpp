@@ -61,8 +61,17 @@ std::optional<int> inspect_sqlite(const std::filesystem::path& path) {
     sqlite3_db_config(db.getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     const int app = db.execAndGet("PRAGMA application_id").getInt();
     const int version = db.execAndGet("PRAGMA user_version").getInt();
-    if (app == schemas::application_id)
+    if (app == schemas::application_id) {
+        // The store writes its version twice, PRAGMA user_version and a schema_version row
+        // per migration; a file whose rows name a later version than the pragma was written
+        // by a newer hitmap (or tampered with) and is not to be half-understood.
+        if (db.tableExists("schema_version"))
+            if (const int recorded =
+                    db.execAndGet("SELECT coalesce(max(version), 0) FROM schema_version").getInt();
+                recorded > version)
+                return recorded;
         return version;
+    }
     const int objects = db.execAndGet("SELECT count(*) FROM sqlite_schema").getInt();
     if (app == 0 && version == 0 && objects == 0)
         return std::nullopt;

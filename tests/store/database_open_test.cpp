@@ -133,6 +133,22 @@ TEST(DatabaseOpen, NewerSchemaIsRefusedUntouchedNamingBothVersions) {
     expect_refused_untouched<NewerSchema>(dir / "hitmap.db", {.read_only = true});
 }
 
+// Both version markers the store writes count: a schema_version row of a later migration is a
+// newer file even where PRAGMA user_version was left behind.
+TEST(DatabaseOpen, NewerSchemaVersionRowIsRefusedUntouched) {
+    TempDir dir;
+    Database::open(dir / "hitmap.db");
+    const int newer = Database::latest_schema_version() + 1;
+    {
+        SQLite::Database raw(dir / "hitmap.db", SQLite::OPEN_READWRITE);
+        raw.exec(fmt::format("INSERT INTO schema_version (version, name, applied_at) VALUES "
+                             "({}, 'future', 'later')",
+                             newer));
+    }
+    const auto message = expect_refused_untouched<NewerSchema>(dir / "hitmap.db");
+    EXPECT_THAT(message, HasSubstr(fmt::format("file has schema version {}", newer)));
+}
+
 TEST(DatabaseOpen, DamagedSqliteFileIsCorruptAndUntouched) {
     TempDir dir;
     testing::write_bytes(dir / "damaged.db",
