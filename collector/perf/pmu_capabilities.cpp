@@ -28,10 +28,10 @@ std::optional<std::string> cycles_refusal() {
     return describe_errno(opened.error);
 }
 
-void detect_intel_mem_events(PmuCapabilities& caps) {
+void detect_intel_mem_events(PmuCapabilities& caps, const SystemRoots& roots) {
     // Hybrid parts name the P-core PMU cpu_core; mem-loads lives there, not under cpu.
     for (const char* pmu : {"cpu", "cpu_core"}) {
-        const auto events = pmu_directory(pmu) / "events";
+        const auto events = pmu_directory(pmu, roots) / "events";
         if (!std::filesystem::exists(events / "mem-loads"))
             continue;
         caps.intel_mem_pmu = pmu;
@@ -95,35 +95,40 @@ std::string PmuCapabilities::summary() const {
 }
 
 PmuCapabilities detect_pmu() {
+    return detect_pmu(SystemRoots{}, cycles_refusal());
+}
+
+PmuCapabilities detect_pmu(const SystemRoots& roots, std::optional<std::string> refusal) {
     PmuCapabilities caps;
-    caps.hardware_counters_reason = cycles_refusal();
+    caps.hardware_counters_reason = std::move(refusal);
     caps.hardware_counters = !caps.hardware_counters_reason;
-    detect_intel_mem_events(caps);
-    caps.ibs_op_type = pmu_type("ibs_op");
-    caps.perf_event_paranoid = perf_event_paranoid();
-    if (const auto root = tracefs_root())
+    detect_intel_mem_events(caps, roots);
+    caps.ibs_op_type = pmu_type("ibs_op", roots);
+    caps.perf_event_paranoid = perf_event_paranoid(roots);
+    if (const auto root = tracefs_root(roots))
         caps.tracefs = root->string();
-    caps.lock_contention_tracepoints =
-        tracepoint_id("lock", "contention_begin") && tracepoint_id("lock", "contention_end");
+    caps.lock_contention_tracepoints = tracepoint_id("lock", "contention_begin", roots) &&
+                                       tracepoint_id("lock", "contention_end", roots);
     return caps;
 }
 
-std::optional<int> perf_event_paranoid() {
-    return read_number<int>("/proc/sys/kernel/perf_event_paranoid");
+std::optional<int> perf_event_paranoid(const SystemRoots& roots) {
+    return read_number<int>(roots.proc / "sys/kernel/perf_event_paranoid");
 }
 
-std::optional<std::filesystem::path> tracefs_root() {
+std::optional<std::filesystem::path> tracefs_root(const SystemRoots& roots) {
     // Both paths exist as empty directories when tracefs is not mounted.
-    for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    for (const char* root : {"kernel/tracing", "kernel/debug/tracing"}) {
         std::error_code ec;
-        if (std::filesystem::is_directory(std::filesystem::path(root) / "events", ec))
-            return root;
+        if (std::filesystem::is_directory(roots.sys / root / "events", ec))
+            return roots.sys / root;
     }
     return std::nullopt;
 }
 
-std::optional<std::uint64_t> tracepoint_id(std::string_view category, std::string_view name) {
-    const auto root = tracefs_root();
+std::optional<std::uint64_t> tracepoint_id(std::string_view category, std::string_view name,
+                                           const SystemRoots& roots) {
+    const auto root = tracefs_root(roots);
     if (!root)
         return std::nullopt;
     return read_number<std::uint64_t>(*root / "events" / category / name / "id");

@@ -2,6 +2,8 @@
 // What this machine's perf can do: hardware counters, which precise memory sampling facility
 // (Intel PEBS mem-loads/mem-stores, AMD IBS op), the paranoid level and the tracefs tracepoints
 // for kernel lock waits. Detected once per run and stored with the machine.
+#include "collector/perf/sysfs.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -36,15 +38,20 @@ struct PmuCapabilities {
     std::string summary() const; // one line for humans
 };
 
+// This machine: its files, and whether a user-mode cycles counter opens.
 PmuCapabilities detect_pmu();
+// The same reading of the files under `roots`; `cycles_refusal` is why a cycles counter did
+// not open (nullopt: it did), the one fact no file holds.
+PmuCapabilities detect_pmu(const SystemRoots& roots, std::optional<std::string> cycles_refusal);
 
-// /proc/sys/kernel/perf_event_paranoid, if readable.
-std::optional<int> perf_event_paranoid();
+// <proc>/sys/kernel/perf_event_paranoid, if readable.
+std::optional<int> perf_event_paranoid(const SystemRoots& roots = {});
 
-// The first mounted tracefs among /sys/kernel/tracing and /sys/kernel/debug/tracing.
-std::optional<std::filesystem::path> tracefs_root();
+// The first mounted tracefs among <sys>/kernel/tracing and <sys>/kernel/debug/tracing.
+std::optional<std::filesystem::path> tracefs_root(const SystemRoots& roots = {});
 
 // tracefs events/<category>/<name>/id: the config of a PERF_TYPE_TRACEPOINT event.
-std::optional<std::uint64_t> tracepoint_id(std::string_view category, std::string_view name);
+std::optional<std::uint64_t> tracepoint_id(std::string_view category, std::string_view name,
+                                           const SystemRoots& roots = {});
 
 } // namespace hitmap::perf

@@ -12,12 +12,12 @@ std::optional<std::string> read_first_line(const std::filesystem::path& file) {
     return line;
 }
 
-std::filesystem::path pmu_directory(std::string_view pmu) {
-    return std::filesystem::path("/sys/bus/event_source/devices") / pmu;
+std::filesystem::path pmu_directory(std::string_view pmu, const SystemRoots& roots) {
+    return roots.sys / "bus/event_source/devices" / pmu;
 }
 
-std::optional<std::uint32_t> pmu_type(std::string_view pmu) {
-    return read_number<std::uint32_t>(pmu_directory(pmu) / "type");
+std::optional<std::uint32_t> pmu_type(std::string_view pmu, const SystemRoots& roots) {
+    return read_number<std::uint32_t>(pmu_directory(pmu, roots) / "type");
 }
 
 } // namespace hitmap::perf

@@ -21,10 +21,17 @@ template <typename T> std::optional<T> read_number(const std::filesystem::path& 
     return value;
 }
 
-// /sys/bus/event_source/devices/<pmu>
-std::filesystem::path pmu_directory(std::string_view pmu);
+// Where /sys and /proc are: the machine's, or a fake tree in tests, so that detection is
+// tested on every branch (Intel, AMD, none; tracefs with and without the lock tracepoints).
+struct SystemRoots {
+    std::filesystem::path sys = "/sys";
+    std::filesystem::path proc = "/proc";
+};
+
+// <sys>/bus/event_source/devices/<pmu>
+std::filesystem::path pmu_directory(std::string_view pmu, const SystemRoots& roots = {});
 
 // The perf_event_attr.type the kernel assigned to a dynamic PMU (cpu, cpu_core, ibs_op, ...).
-std::optional<std::uint32_t> pmu_type(std::string_view pmu);
+std::optional<std::uint32_t> pmu_type(std::string_view pmu, const SystemRoots& roots = {});
 
 } // namespace hitmap::perf
