@@ -48,18 +48,12 @@ protected:
 TempDir* CliC2c::dir_ = nullptr;
 std::string CliC2c::db_;
 
-TEST_F(CliC2c, TopLineHoldsUsageAndTheLimitsFalseShareWithIt) {
+// Live runs are smoke tests: what they count depends on how the VM ran the two threads. The
+// counts (limit fields false-sharing with usage, their drop under padding, the prediction) are
+// asserted on stored runs in cli_golden_test.cpp.
+TEST_F(CliC2c, LiveRunReportsItsLinesAndClock) {
     const auto rep = report(1);
-    ASSERT_FALSE(rep["lines"].empty());
-    const auto& top = rep["lines"][0];
-    EXPECT_NE(top["fields_on_line"].get<std::string>().find("usage"), std::string::npos);
-    bool limit_false_sharing = false;
-    for (const auto& p : top["pairs"])
-        if (p["writer"] == "usage" && !p["true_sharing"].get<bool>() &&
-            (p["accessor"] == "high" || p["accessor"] == "max" || p["accessor"] == "min" ||
-             p["accessor"] == "low"))
-            limit_false_sharing = limit_false_sharing || p["load_hitm"].get<int>() > 0;
-    EXPECT_TRUE(limit_false_sharing) << top.dump(2);
+    EXPECT_TRUE(rep["lines"].is_array());
     EXPECT_GT(rep["traced_ops"].get<std::int64_t>(), 0);
     EXPECT_EQ(rep["clock"], "operation") << "the default trace clock";
 }
@@ -81,18 +75,6 @@ TEST_F(CliC2c, AccessClockIsStoredAndReported) {
 // How many transfers a run sees depends on how often its two threads really ran at once, which
 // a shared VM does not promise; the limits' drop does not (they are never written once padded).
 // The measured ratios between runs are recorded in docs/BENCHMARKS.md (scripts/acceptance-c2c).
-TEST_F(CliC2c, PaddingRemovesLimitTransfersAndKeepsUsageTransfers) {
-    const auto before = report(1), after = report(2);
-    double limits_before = 0, limits_after = 0;
-    for (const char* field : {"min", "low", "high", "max"}) {
-        limits_before += leaf_field_rate(before, field);
-        limits_after += leaf_field_rate(after, field);
-    }
-    EXPECT_GT(limits_before, 0);
-    EXPECT_LE(limits_after, 0.1 * limits_before);
-    EXPECT_GT(leaf_field_rate(after, "usage"), 0);
-}
-
 TEST_F(CliC2c, TextReportHasThePerfC2cSectionsAndRates) {
     const CliResult r = run_cli({"report", "1", "--db", db_}, dir_->path());
     ASSERT_EQ(r.status, 0) << r.err;
@@ -102,26 +84,14 @@ TEST_F(CliC2c, TextReportHasThePerfC2cSectionsAndRates) {
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
-TEST_F(CliC2c, PredictUnderPaddedLayoutFindsTheMeasuredRunAndDropsTheLimits) {
+TEST_F(CliC2c, PredictUnderPaddedLayoutFindsTheMeasuredRun) {
     const CliResult r = run_cli(
         {"predict", "1", "--layout", "page_counter=v6.1", "--json", "--db", db_}, dir_->path());
     ASSERT_EQ(r.status, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["measured_run"], 2);
-    // The usage lines keep their transfers: true sharing that no layout removes.
-    EXPECT_GT(j["usage_lines"]["predicted"]["transfers_per_1k_ops"].get<double>(), 0);
-    EXPECT_GT(j["usage_lines"]["measured"]["transfers_per_1k_ops"].get<double>(), 0);
-    // The limit fields of all page_counters together (one field of one counter can have a
-    // handful of transfers either way, far below what a rate can say).
-    double recorded = 0, predicted = 0;
-    for (const auto& f : j["fields"])
-        if (f["field"] == "high" || f["field"] == "max" || f["field"] == "min" ||
-            f["field"] == "low") {
-            recorded += f["recorded"]["transfers_per_1k_ops"].get<double>();
-            predicted += f["predicted"]["transfers_per_1k_ops"].get<double>();
-        }
-    EXPECT_GT(recorded, 0);
-    EXPECT_LE(predicted, 0.1 * recorded);
+    EXPECT_TRUE(j["usage_lines"].contains("measured"));
+    EXPECT_FALSE(j["fields"].empty());
 }
 
 TEST_F(CliC2c, PredictCanStoreItsResultAsALinkedRun) {

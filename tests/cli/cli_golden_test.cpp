@@ -112,8 +112,29 @@ TEST(CliStored, PaddingRemovesTheLimitFieldTransfersAndKeepsUsage) {
     EXPECT_GT(v61["usage"], 100) << "usage is truly shared in every layout";
 }
 
-// Moved from the live lock tests: Kamezawa's precharge takes the res_counter lock far less
-// often than a charge per page.
+// Moved from the live CliC2c tests: replayed under the padded layout, the v6.0 trace predicts
+// the limit fields' transfers gone and the usage lines' kept.
+TEST(CliStored, PredictionUnderPaddingDropsTheLimitFields) {
+    TempDir dir;
+    const std::string db = stored_db(dir);
+    const CliResult r = run_cli(
+        {"predict", "1", "--layout", "page_counter=v6.1", "--json", "--db", db}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    double recorded = 0, predicted = 0;
+    for (const auto& f : j["fields"])
+        if (f["field"] == "high" || f["field"] == "max" || f["field"] == "min" ||
+            f["field"] == "low") {
+            recorded += f["recorded"]["transfers_per_1k_ops"].get<double>();
+            predicted += f["predicted"]["transfers_per_1k_ops"].get<double>();
+        }
+    EXPECT_GT(recorded, 10);
+    EXPECT_LE(predicted, 0.1 * recorded);
+    EXPECT_GT(j["usage_lines"]["predicted"]["transfers_per_1k_ops"].get<double>(), 100);
+}
+
+// Kamezawa's precharge contends on the res_counter lock far less than a charge per page (the
+// live lock tests assert only acquisitions, which do not depend on scheduling).
 TEST(CliStored, PrechargeContendsOnTheCounterLockFarLessThanPerPage) {
     TempDir dir;
     const std::string db = stored_db(dir);
