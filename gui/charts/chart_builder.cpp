@@ -104,6 +104,9 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
         }
         // The band shows the spread across repeats; it has no legend entry of its own.
         auto* band = new QAreaSeries(high, low);
+        // QAreaSeries does not own its boundary series: give them to it, so they go with it.
+        high->setParent(band);
+        low->setParent(band);
         chart->addSeries(band);
         chart->addSeries(median);
         chart->addSeries(marks);
