@@ -149,9 +149,9 @@ private slots:
         // As many call-site rows as the run stored: whether the two threads met on the lock
         // (and so left contention points) depends on how the VM ran them.
         const auto& cls = w.currentRun()->locks.at(0).report.classes.at(0);
-        QCOMPARE(w.locks()->points()->model()->rowCount(),
-                 int(cls.contention_points.size() + cls.contending_points.size() +
-                     cls.stack.size()));
+        QCOMPARE(
+            w.locks()->points()->model()->rowCount(),
+            int(cls.contention_points.size() + cls.contending_points.size() + cls.stack.size()));
         check_picture(w.grab(), QSize(1400, 900));
 
         w.compare()->setPair(1, 2);
