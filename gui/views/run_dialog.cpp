@@ -1,10 +1,10 @@
 #include "gui/views/run_dialog.hpp"
 
+#include "gui/models/progress_line.hpp"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -96,26 +96,18 @@ void RunDialog::readProgress() {
     while ((nl = pending_.indexOf('\n')) >= 0) {
         const QByteArray line = pending_.left(nl);
         pending_.remove(0, nl + 1);
-        const QJsonObject j = QJsonDocument::fromJson(line).object();
-        if (j.isEmpty()) {
+        const std::optional<ProgressLine> p = parse_progress_line(line);
+        if (!p) {
             if (!line.trimmed().isEmpty())
                 status_->setText(QString::fromUtf8(line)); // an error message from the CLI
             continue;
         }
-        const double total = std::max(1.0, j.value(QStringLiteral("total")).toDouble());
-        const double index = j.value(QStringLiteral("index")).toDouble();
-        const double fraction = j.value(QStringLiteral("fraction")).toDouble();
-        const QString event = j.value(QStringLiteral("event")).toString();
         progress_->setRange(0, 1000);
-        progress_->setValue(static_cast<int>(
-            1000 * (index + (event == QLatin1String("end") ? 1.0 : fraction)) / total));
-        if (event == QLatin1String("begin"))
-            status_->setText(tr("Run %1 of %2: %3")
-                                 .arg(index + 1)
-                                 .arg(total)
-                                 .arg(j.value(QStringLiteral("label")).toString()));
-        else if (event == QLatin1String("end"))
-            status_->setText(j.value(QStringLiteral("summary")).toString());
+        progress_->setValue(static_cast<int>(1000 * p->overall()));
+        if (p->event == QLatin1String("begin"))
+            status_->setText(tr("Run %1 of %2: %3").arg(p->index + 1).arg(p->total).arg(p->label));
+        else if (p->event == QLatin1String("end"))
+            status_->setText(p->summary);
     }
 }
 

@@ -1,10 +1,12 @@
 // The models and plain-value layers of the app, on a database the collector writes here:
 // every model under QAbstractItemModelTester, the strip geometry of the v6.0 and v6.1
 // layouts, scaling series, comparisons with a stored prediction, latest-request-wins loading.
+#include "collector/run/progress.hpp"
 #include "fixture.hpp"
 #include "gui/models/c2c_rows.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
+#include "gui/models/progress_line.hpp"
 #include "gui/models/run_tree_model.hpp"
 #include "gui/models/scaling.hpp"
 #include "gui/models/strip_layout.hpp"
@@ -93,6 +95,44 @@ class TestGuiModels : public QObject {
     qint64 v60_ = 0, v61_ = 0;
 
 private slots:
+    // The progress protocol end to end: what the collector's Progress writes with
+    // --progress=json is what the run dialog's parser reads, event by event.
+    void progressLinesRoundTripFromTheCollector() {
+        char* buffer = nullptr;
+        std::size_t size = 0;
+        std::FILE* out = open_memstream(&buffer, &size);
+        QVERIFY(out);
+        {
+            collector::Progress progress(collector::ProgressStyle::json, out);
+            progress.begin(1, 4, "page-counter-charge v6.0 x2 #7");
+            progress.update(0.5, "replaying trace");
+            progress.end(false, "cancelled");
+        }
+        std::fclose(out);
+        const QList<QByteArray> lines = QByteArray(buffer, qsizetype(size)).split('\n');
+        std::free(buffer);
+        QCOMPARE(lines.size(), 4); // three lines and the empty rest after the last newline
+        const auto begin = parse_progress_line(lines[0]);
+        QVERIFY(begin);
+        QCOMPARE(begin->event, QStringLiteral("begin"));
+        QCOMPARE(begin->index, 1);
+        QCOMPARE(begin->total, 4);
+        QCOMPARE(begin->label, QStringLiteral("page-counter-charge v6.0 x2 #7"));
+        QCOMPARE(begin->overall(), 0.25);
+        const auto mid = parse_progress_line(lines[1]);
+        QVERIFY(mid);
+        QCOMPARE(mid->fraction, 0.5);
+        QCOMPARE(mid->overall(), 0.375);
+        const auto end = parse_progress_line(lines[2]);
+        QVERIFY(end);
+        QCOMPARE(end->event, QStringLiteral("end"));
+        QVERIFY(!end->ok);
+        QCOMPARE(end->summary, QStringLiteral("cancelled"));
+        QCOMPARE(end->overall(), 0.5);
+        QVERIFY(!parse_progress_line("hitmap-collect: error: unknown workload 'x'"));
+        QVERIFY(!parse_progress_line("{\"event\": \"other\"}"));
+    }
+
     void initTestCase() {
         QVERIFY(dir_.isValid());
         db_ = dir_.filePath(QStringLiteral("fixture.db"));
