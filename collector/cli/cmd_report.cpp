@@ -98,6 +98,7 @@ void add_report_command(CLI::App& app) {
             nlohmann::json j = report::c2c_report_json(data, options);
             j["run"] = report::run_json(run);
             j["provenance"] = report::provenance_json(run, data);
+            j["metrics"] = report::metrics_json(db.metrics(run.id));
             fmt::print("{}\n", report::json_text(j));
         } else {
             fmt::print("{}", report::format_c2c_report(data,

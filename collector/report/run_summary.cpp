@@ -76,6 +76,19 @@ nlohmann::json provenance_json(const store::RunRecord& run, const store::C2cData
             {"cpu_migrations", data.trace.cpu_migrations}};
 }
 
+nlohmann::json metrics_json(const std::vector<store::Metric>& metrics) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& m : metrics)
+        out.push_back({{"name", m.name},
+                       {"value", json_or_null(m.value)},
+                       {"unit", m.unit},
+                       {"available", m.available},
+                       {"reason", json_or_null(m.reason)},
+                       {"source", store::to_string(m.source)},
+                       {"scaled", json_or_null(m.scaled)}});
+    return out;
+}
+
 std::string no_c2c_reason(const store::RunRecord& run) {
     if (run.c2c_reason)
         return *run.c2c_reason;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hitmap::report {
 
@@ -20,6 +21,10 @@ nlohmann::json run_json(const store::RunRecord& run);
 // source, the replay's clock, model caches, cost table and what was dropped.
 std::string provenance_text(const store::RunRecord& run, const store::C2cData& data);
 nlohmann::json provenance_json(const store::RunRecord& run, const store::C2cData& data);
+
+// The run's metrics with their sources, units, availability (and why not) and, for counters,
+// whether the value was extrapolated from a multiplexed count.
+nlohmann::json metrics_json(const std::vector<store::Metric>& metrics);
 
 // Why a run has no cacheline data, from what the run stored (never a guess).
 std::string no_c2c_reason(const store::RunRecord& run);

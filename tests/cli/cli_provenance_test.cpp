@@ -98,6 +98,21 @@ TEST(CliProvenance, RunsCarryTheirSourceAndTheReportItsProvenance) {
     EXPECT_EQ(p["model_cpus"], "recorded");
     EXPECT_EQ(p["cost_table"], "builtin:ccbench");
     EXPECT_TRUE(p["dropped_records"].is_number());
+    // Counters keep their unit, source and multiplexing flag; one the VM lacks says why.
+    bool task_clock = false;
+    for (const auto& m : j["metrics"])
+        if (m["name"] == "task-clock") {
+            task_clock = true;
+            EXPECT_EQ(m["unit"], "ns");
+            EXPECT_EQ(m["source"], "traced");
+            EXPECT_TRUE(m["scaled"].is_boolean());
+        } else if (m["name"].get<std::string>().starts_with("c2c.")) {
+            EXPECT_EQ(m["source"], "replayed") << m.dump();
+        } else if (!m["available"].get<bool>()) {
+            EXPECT_TRUE(m["value"].is_null());
+            EXPECT_FALSE(m["reason"].get<std::string>().empty()) << m.dump();
+        }
+    EXPECT_TRUE(task_clock);
 
     const auto text = run_cli({"report", "2", "--db", db}, dir.path());
     ASSERT_EQ(text.status, 0) << text.err;
