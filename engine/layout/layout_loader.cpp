@@ -97,7 +97,7 @@ Layout parse_layout_json(std::string_view json_text, std::string_view origin) {
     nlohmann::json doc;
     try {
         doc = nlohmann::json::parse(json_text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse errors, and numbers past a double
         throw LayoutError(fmt::format("{}: not valid JSON ({})", origin, e.what()));
     }
     try {

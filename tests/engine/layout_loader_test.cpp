@@ -207,6 +207,12 @@ TEST(LayoutJson, NumbersThatDoNotFitAreRefusedNotTruncated) {
     EXPECT_THAT(parse_error(doc), HasSubstr("align 4294967360 is out of range"));
 }
 
+TEST(LayoutJson, ANumberPastADoubleIsALayoutError) {
+    std::string doc = v61_json().dump();
+    doc.replace(doc.find(R"("offset":0)"), 10, R"("offset":1e400)");
+    EXPECT_THAT(parse_error(doc), HasSubstr("not valid JSON"));
+}
+
 TEST(LayoutJson, ControlCharactersInNamesAreRefused) {
     json doc = v61_json();
     doc["version"] = "mine\n\u001b[31m";
