@@ -124,11 +124,12 @@ TEST(DatabaseOpen, NewerSchemaIsRefusedUntouchedNamingBothVersions) {
     Database::open(dir / "hitmap.db");
     {
         SQLite::Database raw(dir / "hitmap.db", SQLite::OPEN_READWRITE);
-        raw.exec("PRAGMA user_version = 7");
+        raw.exec(fmt::format("PRAGMA user_version = {}", Database::latest_schema_version() + 1));
     }
     const auto message = expect_refused_untouched<NewerSchema>(dir / "hitmap.db");
-    EXPECT_THAT(message, HasSubstr(fmt::format("file has schema version 7, this hitmap "
+    EXPECT_THAT(message, HasSubstr(fmt::format("file has schema version {}, this hitmap "
                                                "understands up to {}",
+                                               Database::latest_schema_version() + 1,
                                                Database::latest_schema_version())));
     expect_refused_untouched<NewerSchema>(dir / "hitmap.db", {.read_only = true});
 }

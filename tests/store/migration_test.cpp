@@ -169,6 +169,50 @@ TEST(Migrations, TraceClockOfOlderTracesIsAccess) {
     EXPECT_THROW(db.sql().exec("UPDATE run_trace SET clock = 'sundial'"), SQLite::Exception);
 }
 
+// 0007 rebuilt the lock row tables with the same constraints, written as comparisons.
+TEST(Migrations, LockRowsSurviveTheRebuildAndKeepTheirConstraints) {
+    TempDir dir;
+    {
+        auto db = Database::open(dir / "hitmap.db", {}, schemas::migrations().first(6));
+        const auto run =
+            db.begin_run(testing::sample_run(db.upsert_machine(detect_machine(), "{}")));
+        db.sql().exec(fmt::format(
+            "INSERT INTO lock_table (id, run_id, position, source, format, has_header, "
+            "lockdep_disabled, excerpt) VALUES (1, {0}, 0, 'lockstat', 'lockstat_v04', 1, 0, 0);"
+            "INSERT INTO lock_class_stat (table_id, run_id, class_position, name, key, "
+            "class_format, side, contentions) VALUES (1, {0}, 0, 'a', 'lock_class', "
+            "'lockstat_v04', 'write', 5), (1, {0}, 1, 'b', 'lock_class', 'lockstat_v04', NULL, "
+            "NULL);"
+            "INSERT INTO lock_point VALUES (1, 0, 'contention', 0, 3, '0x1', 'f+0x1/0x2')",
+            run));
+    }
+    auto db = Database::open(dir / "hitmap.db");
+    EXPECT_EQ(db.sql()
+                  .execAndGet("SELECT group_concat(name || ':' || coalesce(contentions, "
+                              "'-'), ' ') FROM lock_class_stat ORDER BY class_position")
+                  .getString(),
+              "a:5 b:-");
+    EXPECT_EQ(db.sql().execAndGet("SELECT count(*) FROM lock_point").getInt(), 1);
+    EXPECT_FALSE(db.sql()
+                     .execAndGet("SELECT count(*) FROM sqlite_schema WHERE name = "
+                                 "'lock_class_stat_by_run'")
+                     .getInt());
+    // The same insert with valid values goes in: the refusals below are the constraints'.
+    db.sql().exec(fmt::format("INSERT INTO lock_class_stat (table_id, run_id, class_position, "
+                              "name, key, class_format, side, contentions) VALUES (1, {}, 2, "
+                              "'c', 'cgroup', 'x', 'read', 1)",
+                              db.sql().execAndGet("SELECT run_id FROM lock_table").getInt64()));
+    for (const char* bad :
+         {"INSERT INTO lock_class_stat (table_id, run_id, class_position, name, key, "
+          "class_format) VALUES (1, 1, 3, 'c', 'bogus', 'x')",
+          "INSERT INTO lock_class_stat (table_id, run_id, class_position, name, key, "
+          "class_format, side) VALUES (1, 1, 3, 'c', 'caller', 'x', 'both')",
+          "INSERT INTO lock_class_stat (table_id, run_id, class_position, name, key, "
+          "class_format, contentions) VALUES (1, 1, 3, 'c', 'caller', 'x', 1)",
+          "INSERT INTO lock_point VALUES (1, 0, 'elsewhere', 1, 3, '0x1', 'f')"})
+        EXPECT_THROW(db.sql().exec(bad), SQLite::Exception) << bad;
+}
+
 TEST(Migrations, FailingMigrationKeepsThePreviousVersion) {
     TempDir dir;
     const auto run_id = make_current(dir / "hitmap.db");
