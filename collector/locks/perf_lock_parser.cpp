@@ -277,6 +277,7 @@ private:
         const Layout& layout = table_->layout;
         const std::size_t n = field_words(layout);
         std::vector<std::string_view> fields;
+        fields.reserve(n + 1);
         switch (layout.format) {
         case LockFormat::perf_lock_contention_csv:
             for (const auto part : split_columns(text, layout.separator, n + 1))
@@ -292,7 +293,7 @@ private:
                 fields.push_back(words[i].text);
             if (!mostly_values(fields))
                 return false;
-            add(report_row(line, text));
+            add(report_row(line, text, words));
             return true;
         }
         default: {
@@ -305,7 +306,7 @@ private:
                 fields.push_back(words[i].text);
             if (!mostly_values(fields))
                 return false;
-            add(contention_row(line, text));
+            add(contention_row(line, text, words));
             return true;
         }
         }
@@ -379,9 +380,10 @@ private:
 
     // Fields left to right, then the key columns: "  %10s   %s" (type, caller), "  %10d   %s"
     // (pid, comm), "  %016llx   %s (%s)" (address, symbol, type) or "  %s" (cgroup).
-    LockClassStats contention_row(const SourceLine& line, std::string_view text) const {
+    // `words` are the text's, split once by handle_table_line.
+    LockClassStats contention_row(const SourceLine& line, std::string_view text,
+                                  const std::vector<Word>& words) const {
         const Layout& layout = table_->layout;
-        const auto words = split_words(text);
         std::size_t i = 0;
         LockCounters counters;
         for (const auto& column : layout.fields) {
@@ -437,9 +439,9 @@ private:
 
     // perf lock report: the name (right-aligned in 20, may contain spaces) then the fields, so
     // the fields are read from the right.
-    LockClassStats report_row(const SourceLine& line, std::string_view text) const {
+    LockClassStats report_row(const SourceLine& line, std::string_view text,
+                              const std::vector<Word>& words) const {
         const auto& fields = table_->layout.fields;
-        const auto words = split_words(text);
         std::size_t j = words.size();
         LockCounters counters;
         for (auto it = fields.rbegin(); it != fields.rend(); ++it) {
