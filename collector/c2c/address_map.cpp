@@ -1,6 +1,8 @@
 #include "collector/c2c/address_map.hpp"
 
 #include "collector/c2c/errors.hpp"
+#include "engine/layout/layout_error.hpp"
+#include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -60,9 +62,13 @@ AddressMap::AddressMap(const std::vector<engine::ObjectInfo>& objects, std::uint
         p.recorded = info->layout;
         p.layout = info->layout;
         if (info->layout.type) {
-            if (auto it = overrides.find(info->layout.type->name); it != overrides.end()) {
-                p.layout = it->second;
-                p.overridden = true;
+            try {
+                if (auto l = engine::layout_under(info->layout, overrides)) {
+                    p.layout = std::move(*l);
+                    p.overridden = true;
+                }
+            } catch (const engine::LayoutError& e) {
+                throw ReplayError(fmt::format("object '{}': {}", info->name, e.what()));
             }
         }
         const std::uint32_t phase = phase_override.value_or(info->phase % 64);

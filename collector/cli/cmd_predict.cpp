@@ -7,6 +7,7 @@
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/trace/trace_file.hpp"
+#include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <algorithm>
@@ -36,10 +37,22 @@ nlohmann::json without_layouts(const std::string& params_json) {
     return p;
 }
 
+// The layout versions the run's parameters name ("layout.mem_cgroup" -> "v6.0 with
+// page_counter v6.1") when the recorded objects are replayed under `layouts`.
+std::map<std::string, std::string> predicted_layouts(const store::C2cData& recorded,
+                                                     const c2c::LayoutOverrides& layouts) {
+    std::map<std::string, std::string> versions;
+    for (const auto& o : recorded.objects)
+        if (o.layout.type)
+            if (const auto l = engine::layout_under(o.layout, layouts))
+                versions["layout." + o.layout.type->name] = l->version;
+    return versions;
+}
+
 // The newest complete run with c2c data, the same workload, threads and parameters, whose
 // layouts are the predicted ones.
 std::optional<store::RunRecord> find_measured(store::Database& db, const store::RunRecord& source,
-                                              const c2c::LayoutOverrides& layouts) {
+                                              const std::map<std::string, std::string>& layouts) {
     const auto runs = db.runs({.workload = source.workload, .status = store::RunStatus::complete});
     const nlohmann::json want = without_layouts(source.params_json);
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
@@ -49,7 +62,7 @@ std::optional<store::RunRecord> find_measured(store::Database& db, const store::
             continue;
         const nlohmann::json params = nlohmann::json::parse(it->params_json);
         const bool same_layouts = std::all_of(layouts.begin(), layouts.end(), [&](const auto& kv) {
-            return params.value("layout." + kv.first, std::string()) == kv.second.version;
+            return params.value(kv.first, std::string()) == kv.second;
         });
         if (same_layouts)
             return *it;
@@ -85,8 +98,8 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     record.note.reset();
     store::C2cData data{recorded.objects, recorded.trace, predicted};
     for (auto& o : data.objects)
-        if (auto it = layouts.find(o.layout.type->name); it != layouts.end())
-            o.layout = it->second;
+        if (auto l = engine::layout_under(o.layout, layouts))
+            o.layout = std::move(*l);
     data.trace.path.reset(); // a prediction keeps no trace file of its own
     data.trace.bytes.reset();
     data.trace.file_hash.reset();
@@ -134,7 +147,8 @@ void predict(const PredictOptions& o) {
     if (o.compare) {
         measured_run = require_run(db, *o.compare);
         measured = require_c2c(db, *measured_run);
-    } else if ((measured_run = find_measured(db, run, config.layouts))) {
+    } else if ((measured_run =
+                    find_measured(db, run, predicted_layouts(recorded, config.layouts)))) {
         measured = store::read_c2c(db.sql(), measured_run->id);
     }
     const auto comparison =

@@ -1,5 +1,7 @@
 #include "engine/layout/builtin_layouts.hpp"
 
+#include "engine/layout/mem_cgroup_layout.hpp"
+
 #include <array>
 #include <utility>
 #include <vector>
@@ -20,8 +22,22 @@ const StructType& memcg_stock_type() {
     return type;
 }
 
+const StructType& memcg_percpu_stats_type() {
+    static const StructType type{
+        "memcg_percpu_stats",
+        {"vmstats_percpu.state[MEMCG_SOCK]", "stats_updates", "rstat_cpu.updated_next"}};
+    return type;
+}
+
+const StructType& memcg_stats_global_type() {
+    static const StructType type{"memcg_stats_global", {"stats_flush_threshold"}};
+    return type;
+}
+
 std::span<const StructType* const> struct_types() {
-    static const std::array<const StructType*, 2> types{&page_counter_type(), &memcg_stock_type()};
+    static const std::array<const StructType*, 5> types{
+        &page_counter_type(), &memcg_stock_type(), &mem_cgroup_type(), &memcg_percpu_stats_type(),
+        &memcg_stats_global_type()};
     return types;
 }
 
@@ -37,6 +53,14 @@ std::uint32_t natural_field_size(const StructType& type, FieldId field) {
         return (field == pc::protection_support || field == pc::track_failcnt) ? 1 : 8;
     if (&type == &memcg_stock_type())
         return field == stock::nr_pages ? 4 : 8;
+    if (&type == &mem_cgroup_type()) {
+        if (field == mcg::id)
+            return 4;
+        if (field >= mcg::counters_begin && field < mcg::socket_pressure)
+            return natural_field_size(
+                page_counter_type(),
+                static_cast<FieldId>((field - mcg::counters_begin) % pc::kCount));
+    }
     return 8;
 }
 
@@ -105,8 +129,22 @@ std::vector<Layout> make_builtin_layouts() {
                                {high, {152, 8}},
                                {max, {160, 8}},
                                {parent, {168, 8}}}));
+    // struct mem_cgroup of each modelled version, around that version's page_counter.
+    const std::size_t page_counters = all.size();
+    for (const std::string_view shape : mem_cgroup_shapes())
+        for (std::size_t i = 0; i < page_counters; ++i)
+            if (all[i].version == shape_page_counter(shape))
+                all.push_back(compose_mem_cgroup(shape, all[i]));
     all.push_back(make_layout(memcg_stock_type(), "v5.10", 72, 8,
                               {{stock::cached, {0, 8}}, {stock::nr_pages, {8, 4}}}));
+    // The kernel's stats_updates and stats_flush_threshold are 4-byte; they are 8 here because
+    // the probes' read-modify-writes are 64-bit. Only where they sit matters to the replay.
+    all.push_back(make_layout(memcg_percpu_stats_type(), "v6.0", 24, 8,
+                              {{vmstat::state_sock, {0, 8}},
+                               {vmstat::stats_updates, {8, 8}},
+                               {vmstat::updated_next, {16, 8}}}));
+    all.push_back(make_layout(memcg_stats_global_type(), "v6.0", 8, 8,
+                              {{stats_global::stats_flush_threshold, {0, 8}}}));
     return all;
 }
 

@@ -36,8 +36,21 @@ namespace stock {
 enum Field : FieldId { cached, nr_pages, kCount };
 }
 
+// Field ids of the model's per-CPU memcg statistics: three per-CPU variables of the kernel
+// (memcg->vmstats_percpu->state[MEMCG_SOCK], the stats_updates count and the cgroup's
+// rstat_cpu->updated_next link) grouped in one object per CPU, and of the global atomic_t
+// stats_flush_threshold (mm/memcontrol.c, v6.0).
+namespace vmstat {
+enum Field : FieldId { state_sock, stats_updates, updated_next, kCount };
+}
+namespace stats_global {
+enum Field : FieldId { stats_flush_threshold, kCount };
+}
+
 const StructType& page_counter_type();
 const StructType& memcg_stock_type();
+const StructType& memcg_percpu_stats_type();
+const StructType& memcg_stats_global_type();
 
 // Every struct type the engine knows, for lookups by name.
 std::span<const StructType* const> struct_types();
@@ -47,7 +60,9 @@ std::span<const StructType* const> struct_types();
 std::uint32_t natural_field_size(const StructType& type, FieldId field);
 const StructType* find_struct_type(std::string_view name);
 
-// Built-in layouts: page_counter v6.0 (112 B), v6.1 (192 B), v6.15 (192 B); memcg_stock_pcp v5.10.
+// Built-in layouts: page_counter v6.0 (112 B), v6.1 (192 B), v6.15 (192 B); struct mem_cgroup
+// v6.0, v6.1, v6.15 around them (mem_cgroup_layout.hpp); memcg_stock_pcp v5.10; the memcg
+// statistics memcg_percpu_stats and memcg_stats_global "v6.0".
 std::span<const Layout> builtin_layouts();
 const Layout* find_builtin_layout(std::string_view struct_name, std::string_view version);
 

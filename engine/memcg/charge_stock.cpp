@@ -76,15 +76,34 @@ template <bool Traced> bool MemcgCharger::try_charge(MemCgroup& memcg, unsigned 
 }
 
 template <bool Traced> void MemcgCharger::check_high(MemCgroup& memcg) {
-    // After a batch charge, every level up to the root reads usage and high: the reads that
-    // share usage's line with the limits in the v6.0 layout.
-    for (MemCgroup* m = &memcg; m; m = m->parent()) {
-        const std::int64_t usage = m->memory().read_usage<Traced>(Site::memcg_high_check);
-        if (usage > m->memory().read_high<Traced>(Site::memcg_high_check)) {
+    // After a batch charge try_charge_memcg() walks to the root reading, per level, both
+    // counters' usage and high (v5.8+: swap.high counts too) and css.parent: in the v6.0
+    // layout memory.high and css.parent share memory.usage's line.
+    const Site site = Site::memcg_high_check;
+    for (MemCgroup* m = &memcg; m; m = m->parent_probed<Traced>(site)) {
+        const bool mem_high =
+            m->memory().read_usage<Traced>(site) > m->memory().read_high<Traced>(site);
+        const bool swap_high =
+            m->swap().read_usage<Traced>(site) > m->swap().read_high<Traced>(site);
+        if (mem_high || swap_high) {
             ++counters_.over_high;
             break;
         }
     }
+}
+
+template <bool Traced> bool MemcgCharger::charge_skmem(MemCgroup& memcg, unsigned nr_pages) {
+    if (!try_charge<Traced>(memcg, nr_pages))
+        return false;
+    if (stats_)
+        stats_->mod_memcg_state<Traced>(memcg, nr_pages);
+    return true;
+}
+
+template <bool Traced> void MemcgCharger::uncharge_skmem(MemCgroup& memcg, unsigned nr_pages) {
+    if (stats_)
+        stats_->mod_memcg_state<Traced>(memcg, -static_cast<std::int64_t>(nr_pages));
+    stock_.refill<Traced>(&memcg, nr_pages);
 }
 
 // The two copies of the charge path: probes compiled in, and compiled out.
@@ -96,5 +115,9 @@ template void ChargeStock::drain<true>();
 template void ChargeStock::drain<false>();
 template bool MemcgCharger::try_charge<true>(MemCgroup&, unsigned);
 template bool MemcgCharger::try_charge<false>(MemCgroup&, unsigned);
+template bool MemcgCharger::charge_skmem<true>(MemCgroup&, unsigned);
+template bool MemcgCharger::charge_skmem<false>(MemCgroup&, unsigned);
+template void MemcgCharger::uncharge_skmem<true>(MemCgroup&, unsigned);
+template void MemcgCharger::uncharge_skmem<false>(MemCgroup&, unsigned);
 
 } // namespace hitmap::engine

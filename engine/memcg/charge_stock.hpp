@@ -3,6 +3,7 @@
 // reference/memcg.md §2.2). One stock per worker slot; only its owner touches it, as only
 // the local CPU touches its stock with interrupts off.
 #include "engine/memcg/mem_cgroup.hpp"
+#include "engine/memcg/memcg_stats.hpp"
 
 namespace hitmap::engine {
 
@@ -34,24 +35,29 @@ struct ChargeCounters {
     std::uint64_t over_high = 0;       // charges that found a level above memory.high
 };
 
-// try_charge_memcg() and the socket-memory uncharge, for one CPU's stock.
+// try_charge_memcg() and the socket-memory charge and uncharge, for one CPU's stock and
+// statistics.
 class MemcgCharger {
 public:
-    MemcgCharger(ChargeStock& stock, ChargeCounters& counters)
+    // `stats` null: no statistics update (the model of the charge path alone).
+    MemcgCharger(ChargeStock& stock, ChargeCounters& counters, MemcgStatsCpu* stats = nullptr)
         : stock_(stock)
-        , counters_(counters) {}
+        , counters_(counters)
+        , stats_(stats) {}
 
     template <bool Traced = true> bool try_charge(MemCgroup& memcg, unsigned nr_pages);
-    // mem_cgroup_uncharge_skmem(): pages go back through the stock, drained past the batch.
-    template <bool Traced = true> void uncharge(MemCgroup& memcg, unsigned nr_pages) {
-        stock_.refill<Traced>(&memcg, nr_pages);
-    }
+    // mem_cgroup_charge_skmem() on cgroup v2: try_charge(), then mod_memcg_state(MEMCG_SOCK).
+    template <bool Traced = true> bool charge_skmem(MemCgroup& memcg, unsigned nr_pages);
+    // mem_cgroup_uncharge_skmem(): mod_memcg_state(MEMCG_SOCK, -n), then the pages go back
+    // through the stock, drained past the batch.
+    template <bool Traced = true> void uncharge_skmem(MemCgroup& memcg, unsigned nr_pages);
 
 private:
     template <bool Traced> void check_high(MemCgroup& memcg);
 
     ChargeStock& stock_;
     ChargeCounters& counters_;
+    MemcgStatsCpu* stats_;
 };
 
 } // namespace hitmap::engine

@@ -1,13 +1,42 @@
 #include "engine/memcg/mem_cgroup.hpp"
 
+#include "engine/layout/layout_error.hpp"
+
+#include <fmt/format.h>
+
 namespace hitmap::engine {
+
+namespace {
+
+const Layout& checked(const Layout& layout) {
+    if (layout.type != &mem_cgroup_type())
+        throw LayoutError(fmt::format("layout {} is of struct {}, not mem_cgroup", layout.version,
+                                      layout.type->name));
+    for (const FieldId f : {mcg::css_cgroup, mcg::css_refcnt, mcg::css_parent, mcg::socket_pressure,
+                            mcg::vmstats_percpu})
+        if (!layout.has(f))
+            throw LayoutError(fmt::format("layout {} of mem_cgroup lacks field '{}', which the "
+                                          "charge code uses",
+                                          layout.version, layout.field_name(f)));
+    return layout;
+}
+
+} // namespace
 
 MemCgroup::MemCgroup(ObjectRegistry& registry, std::string path, MemCgroup* parent,
                      const Layout& layout, std::uint32_t phase, PageCounterSemantics semantics)
-    : path_(std::move(path))
+    : ProbedObject(registry, path, checked(layout), phase)
+    , path_(std::move(path))
     , parent_(parent)
-    , memory_(registry, path_ + (path_.empty() ? "memory" : "/memory"), layout, phase,
-              parent ? &parent->memory() : nullptr, semantics) {}
+    , memory_(*this, counter_field(Counter::memory, pc::usage),
+              parent ? &parent->memory() : nullptr, semantics)
+    , swap_(*this, counter_field(Counter::swap, pc::usage), parent ? &parent->swap() : nullptr,
+            semantics) {
+    poke(mcg::css_parent, reinterpret_cast<std::uintptr_t>(parent));
+    // The swap counter (memsw on v1) is hierarchical but never tracks protection
+    // (page_counter_init(&memcg->swap, &parent->swap, false) in mem_cgroup_css_alloc).
+    swap_.set_protection_support(false);
+}
 
 MemcgHierarchy::MemcgHierarchy(ObjectRegistry& registry, const Layout& layout,
                                PageCounterSemantics semantics, const HierarchyConfig& config) {
@@ -23,11 +52,13 @@ MemcgHierarchy::MemcgHierarchy(ObjectRegistry& registry, const Layout& layout,
         levels_.push_back(std::make_unique<MemCgroup>(registry, path, levels_.back().get(), layout,
                                                       config.phase, semantics));
     }
-    // On cgroup v2 only the memory counters of non-root memcgs track protection.
-    root().memory().set_protection_support(false);
+    // Every memory counter tracks protection on cgroup v2, the root's included
+    // (page_counter_init(&memcg->memory, NULL, true) in mainline mem_cgroup_css_alloc).
     // failcnt is tracked only for cgroup v1 since v6.15; the workloads model v2.
-    for (auto& level : levels_)
+    for (auto& level : levels_) {
         level->memory().set_track_failcnt(false);
+        level->swap().set_track_failcnt(false);
+    }
     if (config.depth > 0) {
         const bool top_is_leaf = config.depth == 1;
         levels_[1]->memory().set_limits(config.top_min, config.top_low,

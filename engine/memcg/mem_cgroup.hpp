@@ -1,6 +1,8 @@
 #pragma once
-// A memory cgroup (only what the charge path touches: its memory page_counter) and a
-// hierarchy of them under a root, like /sys/fs/cgroup/top/mid/leaf.
+// A memory cgroup as a probed struct mem_cgroup (engine/layout/mem_cgroup_layout.hpp): its
+// memory and swap page_counters embedded at the layout's offsets, the css fields the charge
+// paths read, and a hierarchy of them under a root, like /sys/fs/cgroup/top/mid/leaf.
+#include "engine/layout/mem_cgroup_layout.hpp"
 #include "engine/memcg/page_counter.hpp"
 
 #include <memory>
@@ -9,8 +11,10 @@
 
 namespace hitmap::engine {
 
-class MemCgroup {
+class MemCgroup : public ProbedObject {
 public:
+    // The object is named by its path ("top/mid/leaf"; the root is "root"). Throws LayoutError
+    // if the layout is not of struct mem_cgroup or lacks a field the charge code uses.
     MemCgroup(ObjectRegistry& registry, std::string path, MemCgroup* parent, const Layout& layout,
               std::uint32_t phase, PageCounterSemantics semantics);
 
@@ -19,16 +23,35 @@ public:
     bool is_root() const { return parent_ == nullptr; }
     PageCounter& memory() { return memory_; }
     const PageCounter& memory() const { return memory_; }
+    PageCounter& swap() { return swap_; }
+    const PageCounter& swap() const { return swap_; }
+
+    // parent_mem_cgroup(): reads css.parent, as every hierarchy walk of the kernel does.
+    template <bool Traced = true> MemCgroup* parent_probed(Site site) const {
+        return reinterpret_cast<MemCgroup*>(
+            static_cast<std::uintptr_t>(load<Traced>(mcg::css_parent, site)));
+    }
+
+    // mem_cgroup_under_socket_pressure() (include/linux/memcontrol.h, cgroup v2): every level
+    // up to the root reads socket_pressure (a jiffies deadline; the model never sets one, so
+    // the walk always goes to the root) and css.parent.
+    template <bool Traced = true> bool under_socket_pressure() const {
+        for (const MemCgroup* m = this; m; m = m->parent_probed<Traced>(Site::socket_pressure))
+            if (m->load<Traced>(mcg::socket_pressure, Site::socket_pressure) != 0)
+                return true;
+        return false;
+    }
 
 private:
     std::string path_;
     MemCgroup* parent_;
     PageCounter memory_;
+    PageCounter swap_;
 };
 
 struct HierarchyConfig {
     unsigned depth = 3;       // levels below the root: top, top/mid, top/mid/leaf, ...
-    std::uint32_t phase = 0;  // start offset of each page_counter modulo 64
+    std::uint32_t phase = 0;  // start offset of each struct mem_cgroup modulo 64
     std::int64_t top_min = 0; // memory.min / memory.low of the top level, in pages
     std::int64_t top_low = 0;
     std::int64_t leaf_high = kPageCounterMax;
@@ -37,6 +60,7 @@ struct HierarchyConfig {
 
 class MemcgHierarchy {
 public:
+    // `layout` is a struct mem_cgroup layout (compose_mem_cgroup, or a user file).
     MemcgHierarchy(ObjectRegistry& registry, const Layout& layout, PageCounterSemantics semantics,
                    const HierarchyConfig& config);
 

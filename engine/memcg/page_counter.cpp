@@ -9,36 +9,58 @@ namespace hitmap::engine {
 
 PageCounter::PageCounter(ObjectRegistry& registry, std::string name, const Layout& layout,
                          std::uint32_t phase, PageCounter* parent, PageCounterSemantics semantics)
-    : ProbedObject(registry, std::move(name), layout, phase)
+    : object_(nullptr)
+    , first_field_(0)
     , parent_(parent)
     , semantics_(semantics) {
     if (layout.type != &page_counter_type())
         throw LayoutError(fmt::format("layout {} is of struct {}, not page_counter", layout.version,
                                       layout.type->name));
-    std::vector<FieldId> needed{pc::usage,
-                                pc::min,
-                                pc::low,
-                                pc::high,
-                                pc::max,
-                                pc::min_usage,
-                                pc::children_min_usage,
-                                pc::low_usage,
-                                pc::children_low_usage,
-                                pc::watermark,
-                                pc::failcnt,
-                                pc::parent};
-    if (semantics.v6_15_fields)
+    own_ = std::make_unique<ProbedObject>(registry, std::move(name), layout, phase);
+    object_ = own_.get();
+    check_fields("page_counter");
+    initialise();
+}
+
+PageCounter::PageCounter(ProbedObject& owner, FieldId first_field, PageCounter* parent,
+                         PageCounterSemantics semantics)
+    : object_(&owner)
+    , first_field_(first_field)
+    , parent_(parent)
+    , semantics_(semantics) {
+    check_fields(owner.layout().type->name);
+    initialise();
+}
+
+void PageCounter::check_fields(std::string_view what) const {
+    std::vector<pc::Field> needed{pc::usage,
+                                  pc::min,
+                                  pc::low,
+                                  pc::high,
+                                  pc::max,
+                                  pc::min_usage,
+                                  pc::children_min_usage,
+                                  pc::low_usage,
+                                  pc::children_low_usage,
+                                  pc::watermark,
+                                  pc::failcnt,
+                                  pc::parent};
+    if (semantics_.v6_15_fields)
         needed.insert(needed.end(),
                       {pc::local_watermark, pc::protection_support, pc::track_failcnt});
-    for (FieldId f : needed)
-        if (!layout.has(f))
-            throw LayoutError(fmt::format("layout {} of page_counter lacks field '{}', which this "
+    const Layout& layout = object_->layout();
+    for (const pc::Field f : needed)
+        if (!layout.has(field(f)))
+            throw LayoutError(fmt::format("layout {} of {} lacks field '{}', which this "
                                           "variant's charge code uses",
-                                          layout.version, layout.field_name(f)));
-    poke(pc::parent, reinterpret_cast<std::uintptr_t>(parent));
+                                          layout.version, what, layout.field_name(field(f))));
+}
+
+void PageCounter::initialise() {
+    poke(pc::parent, reinterpret_cast<std::uintptr_t>(parent_));
     poke(pc::max, static_cast<std::uint64_t>(kPageCounterMax));
     poke(pc::high, static_cast<std::uint64_t>(kPageCounterMax));
-    if (semantics.v6_15_fields) {
+    if (semantics_.v6_15_fields) {
         poke(pc::protection_support, 1);
         poke(pc::track_failcnt, 1);
     }

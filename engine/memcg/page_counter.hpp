@@ -6,6 +6,8 @@
 #include "engine/probe/probed_object.hpp"
 
 #include <cstdint>
+#include <memory>
+#include <string_view>
 
 namespace hitmap::engine {
 
@@ -24,11 +26,24 @@ struct PageCounterSemantics {
 // PAGE_COUNTER_MAX on 64-bit: LONG_MAX / PAGE_SIZE.
 inline constexpr std::int64_t kPageCounterMax = INT64_MAX / 4096;
 
-class PageCounter : public ProbedObject {
+// A page_counter is either an object of its own (struct page_counter) or embedded in another
+// probed object, e.g. memcg->memory inside struct mem_cgroup, whose page_counter fields are
+// the pc::Field ids shifted by `first_field`. The code is the same either way: what a probe
+// records is the owner's field, so a report names "memory.usage" of "top/mid/leaf".
+class PageCounter {
 public:
     // Throws LayoutError if the layout lacks a field these semantics touch.
     PageCounter(ObjectRegistry& registry, std::string name, const Layout& layout,
                 std::uint32_t phase, PageCounter* parent, PageCounterSemantics semantics);
+    PageCounter(ProbedObject& owner, FieldId first_field, PageCounter* parent,
+                PageCounterSemantics semantics);
+    PageCounter(const PageCounter&) = delete;
+    PageCounter& operator=(const PageCounter&) = delete;
+
+    // The object holding the counter (itself, when it stands alone).
+    ProbedObject& object() { return *object_; }
+    const ProbedObject& object() const { return *object_; }
+    std::uint64_t peek(pc::Field f) const { return object_->peek(field(f)); }
 
     // Traced: see ProbedObject::load. Both copies are compiled (page_counter.cpp).
     template <bool Traced = true> bool try_charge(std::int64_t nr_pages, PageCounter** fail);
@@ -65,6 +80,24 @@ public:
     }
 
 private:
+    FieldId field(pc::Field f) const { return static_cast<FieldId>(first_field_ + f); }
+    void check_fields(std::string_view what) const;
+    void initialise();
+    template <bool Traced> std::uint64_t load(pc::Field f, Site site) const {
+        return object_->load<Traced>(field(f), site);
+    }
+    template <bool Traced> void store(pc::Field f, std::uint64_t v, Site site) {
+        object_->store<Traced>(field(f), v, site);
+    }
+    template <bool Traced> std::int64_t add_return(pc::Field f, std::int64_t delta, Site site) {
+        return object_->add_return<Traced>(field(f), delta, site);
+    }
+    template <bool Traced> std::uint64_t exchange(pc::Field f, std::uint64_t v, Site site) {
+        return object_->exchange<Traced>(field(f), v, site);
+    }
+    void poke(pc::Field f, std::uint64_t v) { object_->poke(field(f), v); }
+    void store(pc::Field f, std::uint64_t v, Site site) { store<true>(f, v, site); }
+
     template <bool Traced> bool tracks_protection(Site site) const;
     template <bool Traced> void propagate_protected_usage(std::int64_t usage);
     template <bool Traced>
@@ -72,6 +105,9 @@ private:
                        std::int64_t usage);
     template <bool Traced> void update_watermark(std::int64_t usage, Site site);
 
+    std::unique_ptr<ProbedObject> own_; // set when the counter is an object of its own
+    ProbedObject* object_;
+    FieldId first_field_;
     PageCounter* parent_;
     PageCounterSemantics semantics_;
 };

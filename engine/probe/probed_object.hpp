@@ -110,8 +110,9 @@ private:
     bool owner_only_ = false;
     Layout layout_;
     // Flat copies of the layout, so a probe costs two array reads, not a vector of optionals.
-    std::uint16_t offset_[64] = {};
-    std::uint8_t log2_size_[64] = {};
+    // Sized for every FieldId (struct mem_cgroup has 74 fields).
+    std::uint16_t offset_[256] = {};
+    std::uint8_t log2_size_[256] = {};
 };
 
 } // namespace hitmap::engine

@@ -14,7 +14,10 @@ std::string_view site_name(std::uint16_t site) {
         "consume_stock",
         "refill_stock",
         "drain_stock",
-        "try_charge_memcg.high_check"};
+        "try_charge_memcg.high_check",
+        "mem_cgroup_under_socket_pressure",
+        "mod_memcg_state",
+        "memcg_rstat_updated"};
     return site < names.size() ? names[site] : std::string_view("?");
 }
 

@@ -16,6 +16,9 @@ enum class Site : std::uint16_t {
     refill_stock,
     drain_stock,
     memcg_high_check,
+    socket_pressure,
+    mod_memcg_state,
+    memcg_rstat_updated,
     kCount
 };
 

@@ -10,19 +10,29 @@
 
 namespace hitmap::engine {
 
+// Shakeel Butt's "memcg: optimize charge codepath" (Aug 2022), each patch alone on 6.0-rc1 and
+// together: 1 "mm: page_counter: remove unneeded atomic ops for low/min", 2 "mm: page_counter:
+// rearrange struct page_counter fields", 3 "memcg: increase MEMCG_CHARGE_BATCH to 64".
 const std::vector<PageCounterChargeVariant>& PageCounterChargeWorkload::variants() {
     using P = ProtectionPropagation;
     static const std::vector<PageCounterChargeVariant> all{
-        {"v6.0", "v6.0: unconditional xchg of min_usage/low_usage, unpadded layout, batch 32",
-         P::always_exchange, false, "v6.0", 32},
-        {"v6.0+p1", "patch 1: xchg only when the protected usage changes", P::on_change, false,
-         "v6.0", 32},
-        {"v6.0+p1-2", "patch 2: page_counter fields rearranged onto three cachelines", P::on_change,
-         false, "v6.1", 32},
-        {"v6.1", "patch 3: MEMCG_CHARGE_BATCH 64 (v6.1 as released)", P::on_change, false, "v6.1",
-         64},
+        {"v6.0",
+         "6.0-rc1: unconditional xchg of min_usage/low_usage, unpadded page_counter "
+         "(memory at +0xd0 in mem_cgroup), batch 32",
+         P::always_exchange, false, "v6.0", "v6.0", 32, false},
+        {"v6.0+p1", "6.0-rc1 + patch 1 alone: xchg only when the protected usage changes",
+         P::on_change, false, "v6.0", "v6.0", 32, false},
+        {"v6.0+p2",
+         "6.0-rc1 + patch 2 alone: page_counter fields on three cachelines (layout "
+         "only)",
+         P::always_exchange, false, "v6.0", "v6.1", 32, false},
+        {"v6.0+p3", "6.0-rc1 + patch 3 alone: MEMCG_CHARGE_BATCH 64", P::always_exchange, false,
+         "v6.0", "v6.0", 64, false},
+        {"v6.0+p1-2", "6.0-rc1 + patches 1 and 2", P::on_change, false, "v6.0", "v6.1", 32, false},
+        {"v6.1", "v6.1 as released: all three patches", P::on_change, false, "v6.1", "v6.1", 64,
+         false},
         {"v6.15", "today: protection_support, local_watermark, track_failcnt", P::on_change, true,
-         "v6.15", 64},
+         "v6.15", "v6.15", 64, true},
     };
     return all;
 }
@@ -30,7 +40,7 @@ const std::vector<PageCounterChargeVariant>& PageCounterChargeWorkload::variants
 PageCounterChargeWorkload::PageCounterChargeWorkload() {
     info_.name = "page-counter-charge";
     info_.seed = "001";
-    info_.layout_structs = {"page_counter"};
+    info_.layout_structs = {"mem_cgroup", "page_counter"};
     info_.description = "netperf-like socket-memory charging through per-CPU stocks into a "
                         "3-level memcg hierarchy with memory.min/low set on the top level";
     for (const auto& v : variants())
@@ -38,12 +48,16 @@ PageCounterChargeWorkload::PageCounterChargeWorkload() {
     info_.params = {
         {"batch", 0u, "charge batch in pages (0 = the variant's MEMCG_CHARGE_BATCH)"},
         {"depth", 3u, "memcg levels below the root"},
-        {"phase", 0u, "start offset of each page_counter modulo 64 (multiple of 8)"},
+        {"phase", 0u, "start offset of each struct mem_cgroup modulo 64 (multiple of 8)"},
         {"max_pages", 8u, "pages per charge are uniform in 1..max_pages (skb sizes)"},
         {"inflight", 64u, "charges a thread holds before it must uncharge the oldest"},
         {"top_min", 16u, "memory.min of the top level, in pages"},
         {"top_low", 32u, "memory.low of the top level, in pages"},
         {"leaf_max", 0u, "memory.max of the leaf in pages (0 = unlimited)"},
+        {"pressure_checks", 1u,
+         "mem_cgroup_under_socket_pressure() walks per send and per ack (TCP checks it when it "
+         "charges and when an ack frees send space)"},
+        {"stats", true, "mod_memcg_state(MEMCG_SOCK) on every charge and uncharge"},
     };
 }
 
@@ -54,10 +68,11 @@ const PageCounterChargeVariant& variant_named(std::string_view name) {
     return *std::find_if(all.begin(), all.end(), [&](const auto& v) { return v.name == name; });
 }
 
+// struct mem_cgroup of the variant's shape around its page_counter, or what --layout replaces.
 Layout layout_for(const WorkloadRunConfig& config, const PageCounterChargeVariant& variant) {
-    if (auto it = config.layouts.find("page_counter"); it != config.layouts.end())
-        return it->second;
-    return *find_builtin_layout("page_counter", variant.layout);
+    const Layout recorded =
+        compose_mem_cgroup(variant.shape, *find_builtin_layout("page_counter", variant.layout));
+    return layout_under(recorded, config.layouts).value_or(recorded);
 }
 
 } // namespace
@@ -71,11 +86,11 @@ void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const 
         throw WorkloadError("phase must be a multiple of 8 below 64");
     if (p["max_pages"].get<unsigned>() == 0 || p["inflight"].get<unsigned>() == 0)
         throw WorkloadError("max_pages and inflight must be at least 1");
-    // Builds the hierarchy once so a layout lacking a field the variant needs fails now.
+    // Builds one memcg so a layout lacking a field the variant needs fails now.
     ObjectRegistry scratch;
     const auto& variant = variant_named(config.variant);
-    PageCounter probe(scratch, "check", layout_for(config, variant), 0, nullptr,
-                      {variant.propagation, variant.v6_15_fields});
+    MemCgroup probe(scratch, "check", nullptr, layout_for(config, variant), 0,
+                    {variant.propagation, variant.v6_15_fields});
 }
 
 WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
@@ -87,6 +102,7 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
     const unsigned batch = p["batch"].get<unsigned>() ? p["batch"].get<unsigned>() : variant.batch;
     const unsigned max_pages = p["max_pages"].get<unsigned>();
     const unsigned inflight = p["inflight"].get<unsigned>();
+    const unsigned pressure_checks = p["pressure_checks"].get<unsigned>();
 
     WorkloadResult result;
     HierarchyConfig hc;
@@ -103,6 +119,13 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
     for (unsigned t = 0; t < config.threads; ++t)
         stocks.push_back(std::make_unique<ChargeStock>(result.objects, fmt::format("stock/{}", t),
                                                        stock_layout, batch));
+    MemcgStatsGlobal stats_global(result.objects);
+    std::vector<std::unique_ptr<MemcgStatsCpu>> stats;
+    if (p["stats"].get<bool>())
+        for (unsigned t = 0; t < config.threads; ++t)
+            stats.push_back(std::make_unique<MemcgStatsCpu>(
+                result.objects, fmt::format("vmstats/{}", t), stats_global,
+                MemcgStatsCpu::Config{batch, config.threads, variant.stats_read_first}));
     std::vector<ChargeCounters> counters(config.threads);
     result.ops_per_thread.assign(config.threads, 0);
     result.traces = make_trace_buffers(config);
@@ -112,9 +135,10 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
         config.threads, config.stop, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
             TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
             ThreadTraceScope scope(trace);
-            MemcgCharger charger(*stocks[slot], counters[slot]);
+            MemcgCharger charger(*stocks[slot], counters[slot],
+                                 stats.empty() ? nullptr : stats[slot].get());
             SocketChargeWalk socket(charger, leaf, max_pages, inflight,
-                                    0x9E3779B97F4A7C15ull * (slot + 1));
+                                    0x9E3779B97F4A7C15ull * (slot + 1), pressure_checks);
             const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
             std::uint64_t ops = 0;
             while (ops < limit) {
@@ -147,7 +171,7 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
     }
     result.resolved_params = p;
     result.resolved_params["batch"] = batch;
-    result.resolved_params["layout.page_counter"] = layout.version;
+    result.resolved_params["layout.mem_cgroup"] = layout.version;
     // The code differences too, so runs that differ only in layout can be matched by params.
     result.resolved_params["propagation"] =
         variant.propagation == ProtectionPropagation::always_exchange ? "always_exchange"
@@ -157,7 +181,8 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
                     {"counter_charges", total.counter_charges},
                     {"charge_failures", total.failures},
                     {"over_high", total.over_high},
-                    {"final_root_usage", tree.root().memory().usage()}};
+                    {"final_root_usage", tree.root().memory().usage()},
+                    {"stats_flush_threshold", stats_global.flush_threshold()}};
     return result;
 }
 

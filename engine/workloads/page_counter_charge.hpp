@@ -12,8 +12,10 @@ struct PageCounterChargeVariant {
     std::string description;
     ProtectionPropagation propagation;
     bool v6_15_fields;
-    std::string layout; // page_counter layout version
-    unsigned batch;     // MEMCG_CHARGE_BATCH
+    std::string shape;     // struct mem_cgroup version (mem_cgroup_layout.hpp)
+    std::string layout;    // page_counter layout version placed in it
+    unsigned batch;        // MEMCG_CHARGE_BATCH: the stock's batch and the rstat update rate
+    bool stats_read_first; // memcg_rstat_updated() reads stats_flush_threshold before adding
 };
 
 class PageCounterChargeWorkload : public Workload {

@@ -55,6 +55,15 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
     return strip;
 }
 
+std::vector<c2c::LineKey> touched_lines(const store::C2cData& data, engine::ObjectId object) {
+    std::vector<c2c::LineKey> keys = object_lines(data, object);
+    std::erase_if(keys, [&](const c2c::LineKey& key) {
+        return std::none_of(data.result.lines.begin(), data.result.lines.end(),
+                            [&](const auto& l) { return l.line == key; });
+    });
+    return keys;
+}
+
 std::vector<c2c::LineKey> object_lines(const store::C2cData& data, engine::ObjectId object) {
     std::vector<c2c::LineKey> keys;
     const engine::ObjectInfo* o = store::find_object(data, object);

@@ -35,7 +35,10 @@ struct StripLayout {
 std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::LineKey& line,
                                          double width, std::uint32_t bytes = 64);
 
-// The lines an object spans, in order (for the compare view's per-object strips).
+// The lines an object spans, in order.
 std::vector<c2c::LineKey> object_lines(const store::C2cData& data, engine::ObjectId object);
+// Those of them the replay saw accessed (the compare view's per-object strips: a 4 KiB
+// struct mem_cgroup has 66 lines, of which the charge paths touch a handful).
+std::vector<c2c::LineKey> touched_lines(const store::C2cData& data, engine::ObjectId object);
 
 } // namespace hitmap::gui

@@ -268,15 +268,15 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
     summary_->setText(summary +
                       tr(" — object <b>%1</b>").arg(QString::fromStdString(object->name)));
 
-    // Strips: one column per run, one row per line of the object; one colour scale for all,
-    // so the same colour means the same transfer count on both sides.
+    // Strips: one column per run, one row per accessed line of the object; one colour scale for
+    // all, so the same colour means the same transfer count on both sides.
     std::uint64_t scale = 0;
     std::vector<std::pair<int, std::optional<StripLayout>>> cells; // (column, strip)
     int column = 0;
     for (const store::C2cData* side : {before, after}) {
         const engine::ObjectInfo* o = object_named(*side, object->name);
         if (o)
-            for (const c2c::LineKey& key : object_lines(*side, o->id)) {
+            for (const c2c::LineKey& key : touched_lines(*side, o->id)) {
                 auto s = compute_strip(*side, key, 1.0);
                 if (s)
                     scale = std::max(scale, s->max_transfers);

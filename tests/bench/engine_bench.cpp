@@ -17,7 +17,7 @@ constexpr std::size_t kBufferRecords = std::size_t{1} << 24;
 
 void charge_path(benchmark::State& state, bool traced, TraceClock clock = TraceClock::access) {
     ObjectRegistry registry;
-    const Layout& layout = *find_builtin_layout("page_counter", "v6.0");
+    const Layout& layout = *find_builtin_layout("mem_cgroup", "v6.0");
     HierarchyConfig config;
     config.top_min = 16;
     config.top_low = 32;

@@ -12,9 +12,9 @@ class ChargeStockTest : public ::testing::Test {
 protected:
     const testing::PcVersion& version = testing::pc_versions()[1]; // v6.1
     ObjectRegistry registry;
-    MemcgHierarchy tree{registry, version.layout(), version.semantics, HierarchyConfig{}};
+    MemcgHierarchy tree{registry, version.memcg_layout(), version.semantics, HierarchyConfig{}};
     // A second leaf under top/mid, for memcg switches.
-    MemCgroup other{registry, "top/mid/other",  tree.levels()[2].get(), version.layout(),
+    MemCgroup other{registry, "top/mid/other",  tree.levels()[2].get(), version.memcg_layout(),
                     0,        version.semantics};
     ChargeStock stock{registry, "stock/0", *find_builtin_layout("memcg_stock_pcp", "v5.10"), 32};
     ChargeCounters counters;
@@ -145,17 +145,17 @@ TEST_F(ChargeStockTest, RootIsNeverCharged) {
 
 TEST_F(ChargeStockTest, UnchargeGoesThroughTheStock) {
     EXPECT_TRUE(charger.try_charge(leaf(), 8)); // usage 32, stock 24
-    charger.uncharge(leaf(), 8);                // stock 32
+    charger.uncharge_skmem(leaf(), 8);          // stock 32
     EXPECT_EQ(stock.cached_pages(), 32u);
     expect_usage(32, 32, 32, 32);
     EXPECT_TRUE(charger.try_charge(leaf(), 4)); // hit, stock 28
-    charger.uncharge(leaf(), 4);                // stock 32
-    charger.uncharge(leaf(), 0);                // no-op refill
+    charger.uncharge_skmem(leaf(), 4);          // stock 32
+    charger.uncharge_skmem(leaf(), 0);          // no-op refill
     EXPECT_EQ(stock.cached_pages(), 32u);
     EXPECT_TRUE(charger.try_charge(leaf(), 3)); // hit, stock 29
-    charger.uncharge(leaf(), 3);                // stock 32
+    charger.uncharge_skmem(leaf(), 3);          // stock 32
     EXPECT_TRUE(charger.try_charge(leaf(), 1)); // hit, stock 31
-    charger.uncharge(leaf(), 1);                // stock 32
+    charger.uncharge_skmem(leaf(), 1);          // stock 32
     EXPECT_EQ(counters.stock_hits, 3u);
     stock.drain();
     expect_usage(0, 0, 0, 0);

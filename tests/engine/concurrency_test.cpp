@@ -43,7 +43,7 @@ TEST_P(ConcurrentCharge, StocksAndCountersReturnToZero) {
     HierarchyConfig config;
     config.top_min = 16;
     config.top_low = 32;
-    MemcgHierarchy tree(registry, version().layout(), version().semantics, config);
+    MemcgHierarchy tree(registry, version().memcg_layout(), version().semantics, config);
     constexpr unsigned kBatch = 32;
     std::vector<std::unique_ptr<ChargeStock>> stocks;
     for (unsigned t = 0; t < threads(); ++t)
@@ -80,7 +80,7 @@ TEST_P(ConcurrentCharge, StocksAndCountersReturnToZero) {
     EXPECT_GT(batches, 0u);
     for (const auto& level : tree.levels()) {
         const PageCounter& c = level->memory();
-        SCOPED_TRACE(registry.at(c.id()).name);
+        SCOPED_TRACE(registry.at(c.object().id()).name);
         EXPECT_EQ(c.usage(), 0);
         EXPECT_GE(c.watermark(), static_cast<std::int64_t>(kBatch));
         EXPECT_LE(c.watermark(), bound);
@@ -153,7 +153,7 @@ TEST_P(ConcurrentCharge, LimitsHoldUnderContention) {
     const std::array<std::int64_t, 4> max{40, 32, kPageCounterMax, kPageCounterMax};
     for (std::size_t l = 0; l < 4; ++l) {
         const PageCounter& c = *levels[l];
-        SCOPED_TRACE(chain.registry.at(c.id()).name);
+        SCOPED_TRACE(chain.registry.at(c.object().id()).name);
         EXPECT_EQ(c.usage(), 0);
         EXPECT_LE(c.watermark(), max[l]); // only a charge that passed the check sets it
         EXPECT_GT(c.watermark(), 0);

@@ -139,8 +139,8 @@ TEST(LayoutJson, MissingKeyIsMalformed) {
 
 TEST(LayoutJson, UnknownStruct) {
     json doc = v61_json();
-    doc["struct"] = "mem_cgroup";
-    EXPECT_THAT(parse_error(doc), HasSubstr("unknown struct 'mem_cgroup'"));
+    doc["struct"] = "task_struct";
+    EXPECT_THAT(parse_error(doc), HasSubstr("unknown struct 'task_struct'"));
 }
 
 TEST(LayoutJson, UnknownField) {

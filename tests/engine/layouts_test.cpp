@@ -1,6 +1,8 @@
 // Built-in layouts against reference/memcg.md §1.1-1.3 (page_counter) and §2.2 (memcg_stock_pcp).
 #include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/layout_error.hpp"
 #include "engine/layout/layout_loader.hpp"
+#include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -61,7 +63,8 @@ TEST(BuiltinLayouts, PageCounterTypeFieldIdsMatchEnum) {
     EXPECT_FALSE(t.field_id("no_such_field").has_value());
     EXPECT_EQ(find_struct_type("page_counter"), &t);
     EXPECT_EQ(find_struct_type("memcg_stock_pcp"), &memcg_stock_type());
-    EXPECT_EQ(find_struct_type("mem_cgroup"), nullptr);
+    EXPECT_EQ(find_struct_type("mem_cgroup"), &mem_cgroup_type());
+    EXPECT_EQ(find_struct_type("task_struct"), nullptr);
 }
 
 TEST(BuiltinLayouts, NaturalFieldSizes) {
@@ -155,6 +158,54 @@ TEST(BuiltinLayouts, FieldsSharingUsageLine) {
               (std::set<std::string>{"usage", "failcnt"}));
 }
 
+// Inside struct mem_cgroup the v6.0 page_counter starts at +0xd0 (Feng Tang's measurement in
+// the seed-001 thread), so css.parent and id share memory.usage's line with the limits; the
+// padded v6.1 page_counter starts on a line of its own, in the v6.0 struct as in v6.1's.
+TEST(MemCgroupLayouts, WhatSharesTheMemoryUsageLine) {
+    const auto on_usage_line = [](const Layout& l) {
+        const std::uint32_t line = l.at(counter_field(Counter::memory, pc::usage)).offset / 64;
+        std::set<std::string> names;
+        for (FieldId f = 0; f < l.placement.size(); ++f)
+            if (l.has(f) && l.at(f).offset / 64 == line)
+                names.insert(std::string(l.field_name(f)));
+        return names;
+    };
+    const Layout& v60 = builtin("mem_cgroup", "v6.0");
+    EXPECT_EQ(v60.at(counter_field(Counter::memory, pc::usage)).offset, 0xd0u);
+    EXPECT_EQ(on_usage_line(v60),
+              (std::set<std::string>{"css.parent", "id", "memory.usage", "memory.min", "memory.low",
+                                     "memory.high", "memory.max", "memory.emin"}));
+    const Layout p2 = compose_mem_cgroup("v6.0", builtin("page_counter", "v6.1"));
+    EXPECT_EQ(p2.version, "v6.0 with page_counter v6.1");
+    EXPECT_EQ(p2.at(counter_field(Counter::memory, pc::usage)).offset, 256u);
+    EXPECT_EQ(on_usage_line(p2), (std::set<std::string>{"memory.usage"}));
+    EXPECT_EQ(on_usage_line(builtin("mem_cgroup", "v6.1")),
+              (std::set<std::string>{"memory.usage"}));
+    // The rest of the struct moves with the larger counters, as the compiler would move it.
+    EXPECT_EQ(p2.at(counter_field(Counter::swap, pc::usage)).offset, 256u + 192u);
+    EXPECT_GT(p2.at(mcg::socket_pressure).offset, v60.at(mcg::socket_pressure).offset);
+}
+
+// --layout page_counter=... on a mem_cgroup run recomposes its shape; both at once is refused.
+TEST(MemCgroupLayouts, PageCounterOverrideIsPlacedInTheShape) {
+    const Layout& v60 = builtin("mem_cgroup", "v6.0");
+    std::map<std::string, Layout> overrides{{"page_counter", builtin("page_counter", "v6.1")}};
+    const auto under = layout_under(v60, overrides);
+    ASSERT_TRUE(under.has_value());
+    EXPECT_EQ(under->version, "v6.0 with page_counter v6.1");
+    EXPECT_EQ(shape_of(*under), "v6.0");
+    overrides.emplace("mem_cgroup", builtin("mem_cgroup", "v6.1"));
+    EXPECT_THROW(layout_under(v60, overrides), LayoutError);
+    EXPECT_FALSE(layout_under(v60, std::map<std::string, Layout>{}).has_value());
+    Layout user = v60;
+    user.version = "my-try.json";
+    EXPECT_FALSE(shape_of(user).has_value());
+    EXPECT_THROW(
+        layout_under(
+            user, std::map<std::string, Layout>{{"page_counter", builtin("page_counter", "v6.1")}}),
+        LayoutError);
+}
+
 TEST(BuiltinLayouts, AllBuiltinsPassValidation) {
     std::set<std::pair<std::string, std::string>> names;
     for (const Layout& l : builtin_layouts()) {
@@ -162,10 +213,16 @@ TEST(BuiltinLayouts, AllBuiltinsPassValidation) {
         EXPECT_EQ(l.placement.size(), l.type->fields.size());
         names.insert({l.type->name, l.version});
     }
-    EXPECT_EQ(names, (std::set<std::pair<std::string, std::string>>{{"page_counter", "v6.0"},
-                                                                    {"page_counter", "v6.1"},
-                                                                    {"page_counter", "v6.15"},
-                                                                    {"memcg_stock_pcp", "v5.10"}}));
+    EXPECT_EQ(names,
+              (std::set<std::pair<std::string, std::string>>{{"page_counter", "v6.0"},
+                                                             {"page_counter", "v6.1"},
+                                                             {"page_counter", "v6.15"},
+                                                             {"mem_cgroup", "v6.0"},
+                                                             {"mem_cgroup", "v6.1"},
+                                                             {"mem_cgroup", "v6.15"},
+                                                             {"memcg_stock_pcp", "v5.10"},
+                                                             {"memcg_percpu_stats", "v6.0"},
+                                                             {"memcg_stats_global", "v6.0"}}));
     EXPECT_EQ(find_builtin_layout("page_counter", "v5.10"), nullptr);
     EXPECT_EQ(find_builtin_layout("memcg_stock_pcp", "v6.1"), nullptr);
 }

@@ -2,6 +2,7 @@
 // what a run returns (ops, stats, object registry, traces, layout override).
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/layout_error.hpp"
+#include "engine/layout/mem_cgroup_layout.hpp"
 #include "engine/workloads/page_counter_charge.hpp"
 #include "engine/workloads/workload.hpp"
 #include "tests/engine/workload_test_support.hpp"
@@ -52,8 +53,8 @@ TEST(PageCounterChargeWorkload, Info) {
         variants.push_back(v.name);
         EXPECT_FALSE(v.description.empty()) << v.name;
     }
-    EXPECT_EQ(variants,
-              (std::vector<std::string>{"v6.0", "v6.0+p1", "v6.0+p1-2", "v6.1", "v6.15"}));
+    EXPECT_EQ(variants, (std::vector<std::string>{"v6.0", "v6.0+p1", "v6.0+p2", "v6.0+p3",
+                                                  "v6.0+p1-2", "v6.1", "v6.15"}));
     std::map<std::string, json> params;
     for (const auto& p : info.params)
         params[p.name] = p.default_value;
@@ -64,30 +65,43 @@ TEST(PageCounterChargeWorkload, Info) {
                                                    {"inflight", 64u},
                                                    {"top_min", 16u},
                                                    {"top_low", 32u},
-                                                   {"leaf_max", 0u}}));
+                                                   {"leaf_max", 0u},
+                                                   {"pressure_checks", 1u},
+                                                   {"stats", true}}));
 }
 
+// Each patch alone on 6.0-rc1 changes one thing: 1 the atomics, 2 the page_counter layout (and
+// nothing else of struct mem_cgroup), 3 the batch; v6.1 has all three.
 TEST(PageCounterChargeWorkload, VariantsFollowThePatchSeries) {
     const auto& v = PageCounterChargeWorkload::variants();
-    ASSERT_EQ(v.size(), 5u);
+    ASSERT_EQ(v.size(), 7u);
     using P = ProtectionPropagation;
-    // name, propagation, v6_15 fields, layout, batch
-    EXPECT_EQ(v[0].propagation, P::always_exchange);
-    EXPECT_EQ(v[0].layout, "v6.0");
-    EXPECT_EQ(v[0].batch, 32u);
-    EXPECT_EQ(v[1].propagation, P::on_change); // patch 1: the atomic ops
-    EXPECT_EQ(v[1].layout, "v6.0");
-    EXPECT_EQ(v[1].batch, 32u);
-    EXPECT_EQ(v[2].layout, "v6.1"); // patch 2: the layout
-    EXPECT_EQ(v[2].batch, 32u);
-    EXPECT_EQ(v[3].layout, "v6.1"); // patch 3: the batch
-    EXPECT_EQ(v[3].batch, 64u);
-    EXPECT_FALSE(v[3].v6_15_fields);
-    EXPECT_EQ(v[4].layout, "v6.15");
-    EXPECT_TRUE(v[4].v6_15_fields);
-    EXPECT_EQ(v[4].batch, 64u);
-    for (const auto& variant : v)
-        EXPECT_NE(find_builtin_layout("page_counter", variant.layout), nullptr) << variant.name;
+    struct Expected {
+        const char* name;
+        P propagation;
+        const char* shape;
+        const char* page_counter;
+        unsigned batch;
+    };
+    const Expected expected[] = {
+        {"v6.0", P::always_exchange, "v6.0", "v6.0", 32},
+        {"v6.0+p1", P::on_change, "v6.0", "v6.0", 32},
+        {"v6.0+p2", P::always_exchange, "v6.0", "v6.1", 32},
+        {"v6.0+p3", P::always_exchange, "v6.0", "v6.0", 64},
+        {"v6.0+p1-2", P::on_change, "v6.0", "v6.1", 32},
+        {"v6.1", P::on_change, "v6.1", "v6.1", 64},
+        {"v6.15", P::on_change, "v6.15", "v6.15", 64},
+    };
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        SCOPED_TRACE(v[i].name);
+        EXPECT_EQ(v[i].name, expected[i].name);
+        EXPECT_EQ(v[i].propagation, expected[i].propagation);
+        EXPECT_EQ(v[i].shape, expected[i].shape);
+        EXPECT_EQ(v[i].layout, expected[i].page_counter);
+        EXPECT_EQ(v[i].batch, expected[i].batch);
+        EXPECT_EQ(v[i].v6_15_fields, v[i].name == "v6.15");
+        EXPECT_NE(find_builtin_layout("page_counter", v[i].layout), nullptr);
+    }
 }
 
 TEST(PageCounterChargeWorkload, ValidConfigPasses) {
@@ -99,9 +113,10 @@ TEST(PageCounterChargeWorkload, ValidConfigPasses) {
 }
 
 TEST(PageCounterChargeWorkload, InvalidConfigsThrowBeforeRunning) {
-    EXPECT_THAT(validate_error(config_for("v6.2", 1, 10)),
-                AllOf(HasSubstr("unknown variant 'v6.2'"),
-                      HasSubstr("variants: v6.0, v6.0+p1, v6.0+p1-2, v6.1, v6.15")));
+    EXPECT_THAT(
+        validate_error(config_for("v6.2", 1, 10)),
+        AllOf(HasSubstr("unknown variant 'v6.2'"),
+              HasSubstr("variants: v6.0, v6.0+p1, v6.0+p2, v6.0+p3, v6.0+p1-2, v6.1, v6.15")));
     EXPECT_THAT(validate_error(config_for("v6.1", 0, 10)), HasSubstr("threads must be at least 1"));
 
     const auto with = [](json params) {
@@ -159,7 +174,7 @@ TEST(PageCounterChargeWorkload, RunCountsOpsAndLeavesNothingCharged) {
     EXPECT_TRUE(r.traces.empty());
     EXPECT_EQ(r.resolved_params.at("batch"), 64);
     EXPECT_EQ(r.resolved_params.at("depth"), 3);
-    EXPECT_EQ(r.resolved_params.at("layout.page_counter"), "v6.1");
+    EXPECT_EQ(r.resolved_params.at("layout.mem_cgroup"), "v6.1");
 }
 
 TEST(PageCounterChargeWorkload, ObjectNames) {
@@ -169,19 +184,24 @@ TEST(PageCounterChargeWorkload, ObjectNames) {
         EXPECT_EQ(o.id, names.size());
         names.push_back(o.name);
     }
-    EXPECT_EQ(names, (std::vector<std::string>{"root/memory", "top/memory", "top/mid/memory",
-                                               "top/mid/leaf/memory", "stock/0", "stock/1"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"root", "top", "top/mid", "top/mid/leaf", "stock/0",
+                                               "stock/1", "stats_flush_threshold", "vmstats/0",
+                                               "vmstats/1"}));
     for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(r.objects.at(i).layout.type, &mem_cgroup_type());
         EXPECT_EQ(r.objects.at(i).layout.version, "v6.0");
-        EXPECT_EQ(r.objects.at(i).layout.size, 112u);
+        EXPECT_EQ(r.objects.at(i).layout.at(counter_field(Counter::memory, pc::usage)).offset,
+                  0xd0u);
     }
     EXPECT_EQ(r.objects.at(4).layout.type, &memcg_stock_type());
+    EXPECT_EQ(r.objects.at(6).layout.type, &memcg_stats_global_type());
+    EXPECT_EQ(r.objects.at(7).layout.type, &memcg_percpu_stats_type());
 
     WorkloadRunConfig deep = config_for("v6.1", 1, 100);
     deep.params = {{"depth", 4}, {"phase", 16}};
     const WorkloadResult d = workload().run(deep, {});
-    ASSERT_EQ(d.objects.objects().size(), 6u);
-    EXPECT_EQ(d.objects.at(4).name, "l1/l2/l3/l4/memory");
+    ASSERT_EQ(d.objects.objects().size(), 8u);
+    EXPECT_EQ(d.objects.at(4).name, "l1/l2/l3/l4");
     EXPECT_EQ(d.objects.at(4).phase, 16u);
     EXPECT_EQ(d.objects.at(5).name, "stock/0");
     EXPECT_EQ(d.stats.at("final_root_usage"), 0);
@@ -211,14 +231,14 @@ TEST(PageCounterChargeWorkload, TracedRun) {
             ASSERT_EQ(rec.offset, o.layout.at(rec.field).offset);
             ASSERT_EQ(rec.size(), o.layout.at(rec.field).size);
             objects_seen.insert(rec.object);
-            if (o.name.starts_with("stock/")) {
-                ASSERT_EQ(o.name, "stock/" + std::to_string(t)); // each thread its own stock
+            if (o.name.starts_with("stock/") || o.name.starts_with("vmstats/")) {
+                ASSERT_TRUE(o.name.ends_with("/" + std::to_string(t))); // each thread its own
             }
         }
     }
     EXPECT_EQ(traced_ops, r.ops);
-    // every counter of the hierarchy and both stocks appear
-    EXPECT_EQ(objects_seen, (std::set<std::uint16_t>{0, 1, 2, 3, 4, 5}));
+    // every memcg of the hierarchy, both stocks, the global threshold and both CPUs' statistics
+    EXPECT_EQ(objects_seen, (std::set<std::uint16_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
 TEST(PageCounterChargeWorkload, SmallTraceBufferKeepsWholeOperations) {
@@ -259,12 +279,13 @@ TEST(PageCounterChargeWorkload, LayoutOverride) {
     c.layouts["page_counter"] = *find_builtin_layout("page_counter", "v6.1");
     const WorkloadResult r = workload().run(c, {});
     expect_final_state(r, 2, 2000);
-    EXPECT_EQ(r.resolved_params.at("layout.page_counter"), "v6.1");
+    EXPECT_EQ(r.resolved_params.at("layout.mem_cgroup"), "v6.0 with page_counter v6.1");
     EXPECT_EQ(r.resolved_params.at("batch"), 32); // still the variant's batch
     for (std::size_t i = 0; i < 4; ++i) {
-        EXPECT_EQ(r.objects.at(i).layout.version, "v6.1");
-        EXPECT_EQ(r.objects.at(i).layout.size, 192u);
-        EXPECT_EQ(r.objects.at(i).layout.at(pc::high).offset, 144u);
+        EXPECT_EQ(r.objects.at(i).layout.version, "v6.0 with page_counter v6.1");
+        // the padded counter starts on the next line after css and id: 256 + high's 144
+        EXPECT_EQ(r.objects.at(i).layout.at(counter_field(Counter::memory, pc::high)).offset,
+                  256u + 144u);
     }
 }
 

@@ -233,13 +233,13 @@ ProtectionTrace trace_protection(const PcVersion& v, int charges) {
         if (r.kind() != AccessKind::rmw)
             continue;
         const bool prot = r.field == pc::min_usage || r.field == pc::low_usage;
-        if (r.object == chain.top.id() && r.field == pc::min_usage)
+        if (r.object == chain.top.object().id() && r.field == pc::min_usage)
             ++out.min_usage_rmw;
-        else if (r.object == chain.top.id() && r.field == pc::low_usage)
+        else if (r.object == chain.top.object().id() && r.field == pc::low_usage)
             ++out.low_usage_rmw;
         else if (prot)
             ++out.other_rmw;
-        if (r.object == chain.root.id() && r.field == pc::children_min_usage)
+        if (r.object == chain.root.object().id() && r.field == pc::children_min_usage)
             ++out.children_rmw;
     }
     EXPECT_EQ(chain.top.min_usage(), 16);
@@ -323,11 +323,10 @@ TEST(MemcgHierarchy, NamesAndParents) {
     const auto& v = testing::pc_versions()[2];
     ObjectRegistry registry;
     HierarchyConfig config;
-    MemcgHierarchy tree(registry, v.layout(), v.semantics, config);
+    MemcgHierarchy tree(registry, v.memcg_layout(), v.semantics, config);
     ASSERT_EQ(tree.levels().size(), 4u);
     EXPECT_EQ(counter_names(registry),
-              (std::vector<std::string>{"root/memory", "top/memory", "top/mid/memory",
-                                        "top/mid/leaf/memory"}));
+              (std::vector<std::string>{"root", "top", "top/mid", "top/mid/leaf"}));
     EXPECT_EQ(tree.root().path(), "root");
     EXPECT_TRUE(tree.root().is_root());
     EXPECT_EQ(tree.leaf().path(), "top/mid/leaf");
@@ -335,22 +334,20 @@ TEST(MemcgHierarchy, NamesAndParents) {
     for (std::size_t i = 1; i < tree.levels().size(); ++i) {
         EXPECT_EQ(tree.levels()[i]->parent(), tree.levels()[i - 1].get());
         EXPECT_EQ(tree.levels()[i]->memory().parent(), &tree.levels()[i - 1]->memory());
-        EXPECT_EQ(tree.levels()[i]->memory().id(), i);
+        EXPECT_EQ(tree.levels()[i]->memory().object().id(), i);
     }
 
     ObjectRegistry r1, r2, r5;
     config.depth = 1;
-    MemcgHierarchy one(r1, v.layout(), v.semantics, config);
-    EXPECT_EQ(counter_names(r1), (std::vector<std::string>{"root/memory", "leaf/memory"}));
+    MemcgHierarchy one(r1, v.memcg_layout(), v.semantics, config);
+    EXPECT_EQ(counter_names(r1), (std::vector<std::string>{"root", "leaf"}));
     config.depth = 2;
-    MemcgHierarchy two(r2, v.layout(), v.semantics, config);
-    EXPECT_EQ(counter_names(r2),
-              (std::vector<std::string>{"root/memory", "top/memory", "top/leaf/memory"}));
+    MemcgHierarchy two(r2, v.memcg_layout(), v.semantics, config);
+    EXPECT_EQ(counter_names(r2), (std::vector<std::string>{"root", "top", "top/leaf"}));
     config.depth = 5;
-    MemcgHierarchy five(r5, v.layout(), v.semantics, config);
-    EXPECT_EQ(counter_names(r5), (std::vector<std::string>{
-                                     "root/memory", "l1/memory", "l1/l2/memory", "l1/l2/l3/memory",
-                                     "l1/l2/l3/l4/memory", "l1/l2/l3/l4/l5/memory"}));
+    MemcgHierarchy five(r5, v.memcg_layout(), v.semantics, config);
+    EXPECT_EQ(counter_names(r5), (std::vector<std::string>{"root", "l1", "l1/l2", "l1/l2/l3",
+                                                           "l1/l2/l3/l4", "l1/l2/l3/l4/l5"}));
 }
 
 TEST(MemcgHierarchy, LimitsPhaseAndFlags) {
@@ -362,7 +359,7 @@ TEST(MemcgHierarchy, LimitsPhaseAndFlags) {
     config.top_low = 32;
     config.leaf_high = 100;
     config.leaf_max = 200;
-    MemcgHierarchy tree(registry, v.layout(), v.semantics, config);
+    MemcgHierarchy tree(registry, v.memcg_layout(), v.semantics, config);
     const auto& levels = tree.levels();
     PageCounter& top = levels[1]->memory();
     PageCounter& mid = levels[2]->memory();
@@ -375,15 +372,17 @@ TEST(MemcgHierarchy, LimitsPhaseAndFlags) {
     EXPECT_EQ(leaf.read_high(Site::memcg_high_check), 100);
     EXPECT_EQ(leaf.peek(pc::max), 200u);
     for (const auto& level : levels) {
-        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(level->memory().address()) % 64, 24u);
-        EXPECT_EQ(registry.at(level->memory().id()).phase, 24u);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(level->memory().object().address()) % 64, 24u);
+        EXPECT_EQ(registry.at(level->memory().object().id()).phase, 24u);
         EXPECT_EQ(level->memory().peek(pc::track_failcnt), 0u);
-        EXPECT_EQ(level->memory().peek(pc::protection_support), level->is_root() ? 0u : 1u);
+        // The root's memory counter tracks protection too; swap never does.
+        EXPECT_EQ(level->memory().peek(pc::protection_support), 1u);
+        EXPECT_EQ(level->swap().peek(pc::protection_support), 0u);
     }
 
     ObjectRegistry r1;
     config.depth = 1; // top is the leaf: it takes both the protection and the leaf limits
-    MemcgHierarchy one(r1, v.layout(), v.semantics, config);
+    MemcgHierarchy one(r1, v.memcg_layout(), v.semantics, config);
     PageCounter& only = one.leaf().memory();
     EXPECT_EQ(only.peek(pc::min), 16u);
     EXPECT_EQ(only.peek(pc::low), 32u);

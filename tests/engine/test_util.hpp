@@ -15,6 +15,8 @@ struct PcVersion {
     const char* name; // layout version
     PageCounterSemantics semantics;
     const Layout& layout() const { return *find_builtin_layout("page_counter", name); }
+    // struct mem_cgroup of the same version, around this page_counter.
+    const Layout& memcg_layout() const { return *find_builtin_layout("mem_cgroup", name); }
 };
 
 inline std::ostream& operator<<(std::ostream& os, const PcVersion& v) {

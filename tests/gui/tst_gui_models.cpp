@@ -179,8 +179,8 @@ private slots:
         // the contended ones. (It is not always the hottest: v6.0's unconditional xchg of
         // low_usage makes the second line, with parent, about as hot.)
         const auto usage_line = std::find_if(lines.begin(), lines.end(), [](const auto& l) {
-            return l.fields.contains(QStringLiteral("usage")) &&
-                   l.fields.contains(QStringLiteral("high"));
+            return l.fields.contains(QStringLiteral("memory.usage")) &&
+                   l.fields.contains(QStringLiteral("memory.high"));
         });
         QVERIFY(usage_line != lines.end());
         const c2c::LineKey top = usage_line->key;
@@ -192,57 +192,60 @@ private slots:
         QVERIFY(!pair_rows(*d.c2c, top).empty());
     }
 
+    // The strip of a struct mem_cgroup line: in v6.0 memory (at +0xd0) shares its first line
+    // (line 3 of the struct) with css.parent and id.
     void stripV60() {
         const RunDetail d = read_run_detail(db_, v60_);
-        const engine::ObjectInfo* o = object_named(*d.c2c, "top/memory");
+        const engine::ObjectInfo* o = object_named(*d.c2c, "top");
         QVERIFY(o);
         QCOMPARE(QString::fromStdString(o->layout.version), QStringLiteral("v6.0"));
-        const auto strip = compute_strip(*d.c2c, {o->id, 0, 0}, 640.0);
+        const auto strip = compute_strip(*d.c2c, {o->id, 3, 0}, 640.0);
         QVERIFY(strip);
         QCOMPARE(strip->bytes, 64u);
-        QCOMPARE(strip->boxes.size(), std::size_t(8)); // usage .. children_min_usage
-        const StripBox* usage = box_named(*strip, QStringLiteral("usage"));
-        const StripBox* high = box_named(*strip, QStringLiteral("high"));
+        QCOMPARE(strip->boxes.size(), std::size_t(8)); // css.parent, id, usage .. emin
+        QCOMPARE(strip->boxes.front().name, QStringLiteral("css.parent"));
+        const StripBox* usage = box_named(*strip, QStringLiteral("memory.usage"));
+        const StripBox* high = box_named(*strip, QStringLiteral("memory.high"));
         QVERIFY(usage && high);
-        QCOMPARE(usage->offset, 0u);
+        QCOMPARE(usage->offset, 16u);
         QCOMPARE(usage->size, 8u);
-        QCOMPARE(usage->x, 0.0);
+        QCOMPARE(usage->x, 160.0);
         QCOMPARE(usage->width, 80.0);
-        QCOMPARE(high->offset, 24u);
-        QCOMPARE(high->x, 240.0);
+        QCOMPARE(high->offset, 40u);
+        QCOMPARE(high->x, 400.0);
         QVERIFY(usage->counts.transfers() > 0);
         QCOMPARE(strip->max_transfers, usage->counts.transfers());
-        // Line 1 starts with elow at byte 64 of the struct.
-        const auto second = compute_strip(*d.c2c, {o->id, 1, 0}, 640.0);
+        // The next line starts with memory.min_usage at byte 256 of the struct.
+        const auto second = compute_strip(*d.c2c, {o->id, 4, 0}, 640.0);
         QVERIFY(second && !second->boxes.empty());
-        QCOMPARE(second->boxes.front().name, QStringLiteral("elow"));
+        QCOMPARE(second->boxes.front().name, QStringLiteral("memory.min_usage"));
         QCOMPARE(second->boxes.front().offset, 0u);
-        QCOMPARE(object_lines(*d.c2c, o->id).size(), std::size_t(2)); // 112 bytes
+        QCOMPARE(object_lines(*d.c2c, o->id).size(), std::size_t(o->layout.size / 64));
     }
 
     void stripV61() {
         const RunDetail d = read_run_detail(db_, v61_);
-        const engine::ObjectInfo* o = object_named(*d.c2c, "top/memory");
+        const engine::ObjectInfo* o = object_named(*d.c2c, "top");
         QVERIFY(o);
-        // usage sits alone on its line; high moved to the third line, at byte 16 of it.
-        const auto first = compute_strip(*d.c2c, {o->id, 0, 0}, 640.0);
+        // memory.usage sits alone on line 4 (the padded counter starts at 256); memory.high is
+        // on the counter's third line, at byte 16 of it.
+        const auto first = compute_strip(*d.c2c, {o->id, 4, 0}, 640.0);
         QVERIFY(first);
         QCOMPARE(first->boxes.size(), std::size_t(1));
-        QCOMPARE(first->boxes.front().name, QStringLiteral("usage"));
-        const auto third = compute_strip(*d.c2c, {o->id, 2, 0}, 640.0);
+        QCOMPARE(first->boxes.front().name, QStringLiteral("memory.usage"));
+        const auto third = compute_strip(*d.c2c, {o->id, 6, 0}, 640.0);
         QVERIFY(third);
-        const StripBox* high = box_named(*third, QStringLiteral("high"));
+        const StripBox* high = box_named(*third, QStringLiteral("memory.high"));
         QVERIFY(high);
         QCOMPARE(high->offset, 16u);
         QCOMPARE(high->x, 160.0);
-        QVERIFY(!box_named(*third, QStringLiteral("usage")));
-        // The 128-byte view of line 0 covers lines 0 and 1: usage .. failcnt.
-        const auto pair = compute_strip(*d.c2c, {o->id, 0, 0}, 1280.0, 128);
+        QVERIFY(!box_named(*third, QStringLiteral("memory.usage")));
+        // The 128-byte view of line 4 covers lines 4 and 5: usage .. failcnt.
+        const auto pair = compute_strip(*d.c2c, {o->id, 4, 0}, 1280.0, 128);
         QVERIFY(pair);
         QCOMPARE(pair->bytes, 128u);
         QCOMPARE(pair->boxes.size(), std::size_t(9));
-        QCOMPARE(box_named(*pair, QStringLiteral("emin"))->x, 640.0);
-        QCOMPARE(object_lines(*d.c2c, o->id).size(), std::size_t(3)); // 192 bytes
+        QCOMPARE(box_named(*pair, QStringLiteral("memory.emin"))->x, 640.0);
     }
 
     void scaling() {

@@ -96,10 +96,12 @@ private slots:
             names.clear();
             for (const auto& b : strip->boxes)
                 names << b.name;
-            if (names.contains(QStringLiteral("usage")) && names.contains(QStringLiteral("high")))
+            if (names.contains(QStringLiteral("memory.usage")) &&
+                names.contains(QStringLiteral("memory.high")))
                 break;
         }
-        QVERIFY2(names.contains(QStringLiteral("usage")) && names.contains(QStringLiteral("high")),
+        QVERIFY2(names.contains(QStringLiteral("memory.usage")) &&
+                     names.contains(QStringLiteral("memory.high")),
                  qPrintable(names.join(QLatin1Char(','))));
         check_picture(w.grab(), QSize(1400, 900));
         check_picture(w.lineDetail()->strip()->grab(), QSize(w.lineDetail()->strip()->width(), 96));
@@ -108,7 +110,8 @@ private slots:
         QSignalSpy compared(&w, &MainWindow::compareShown);
         w.showTab(MainWindow::CompareTab);
         QTRY_VERIFY(!w.compare()->strips().empty());
-        QCOMPARE(w.compare()->strips().size(), std::size_t(2 + 3)); // 112 and 192 bytes
+        // The lines of "top" the charge paths touched in each run, not the 66 of the struct.
+        QVERIFY(w.compare()->strips().size() < 20);
         check_picture(w.grab(), QSize(1400, 900));
         QChartView* chart = w.compare()->chartView();
         QVERIFY(chart->chart()->series().size() == 1);
