@@ -14,6 +14,7 @@
 // their offsets in reference/memcg.md §1.1-1.3. memcg_stock_pcp v5.10: mm/memcontrol.c
 // (cached, nr_pages, cached_objcg and nr_bytes under CONFIG_MEMCG_KMEM, the drain work, flags).
 #include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <cstddef>
 #include <gtest/gtest.h>
@@ -82,6 +83,52 @@ struct memcg_stock_pcp_v5_10 { // CONFIG_MEMCG_KMEM=y, as distributions build
     unsigned long flags;
 };
 
+// struct mem_cgroup v6.0 (include/linux/memcontrol.h) from its head to tcpmem, with struct
+// cgroup_subsys_state of v6.0 (include/linux/cgroup-defs.h): cgroup, ss, refcnt, sibling,
+// children, rstat_css_node, id, flags, serial_nr, online_cnt, destroy_work, destroy_rwork,
+// parent. Feng Tang's measurement of memory at +0xd0 in the seed-001 thread confirms the sum.
+struct percpu_ref {
+    unsigned long percpu_count_ptr;
+    void* data;
+};
+struct rcu_head {
+    rcu_head* next;
+    void (*func)(rcu_head*);
+};
+struct rcu_work {
+    work_struct work;
+    rcu_head rcu;
+    void* wq;
+};
+struct cgroup_subsys_state_v6_0 {
+    void* cgroup;
+    void* ss;
+    percpu_ref refcnt;
+    list_head sibling, children, rstat_css_node;
+    int id;
+    unsigned int flags;
+    unsigned long long serial_nr;
+    int online_cnt;
+    work_struct destroy_work;
+    rcu_work destroy_rwork;
+    cgroup_subsys_state_v6_0* parent;
+};
+struct mem_cgroup_id {
+    int id;
+    int ref;
+};
+template <typename PageCounter> struct mem_cgroup_v6_0_head {
+    cgroup_subsys_state_v6_0 css;
+    mem_cgroup_id id;
+    PageCounter memory;
+    union {
+        PageCounter swap;
+        PageCounter memsw;
+    };
+    PageCounter kmem;
+    PageCounter tcpmem;
+};
+
 struct Expected {
     const char* field;
     std::size_t offset, size;
@@ -135,6 +182,38 @@ TEST(LayoutOffsets, PageCounterV6_15IsTheKernelStruct) {
                    FIELD(S, elow), FIELD(S, low_usage), FIELD(S, children_low_usage),
                    FIELD(S, watermark), FIELD(S, local_watermark), FIELD(S, protection_support),
                    FIELD(S, track_failcnt), FIELD(S, parent)});
+}
+
+// The head of struct mem_cgroup, where the page_counters sit: v6.0, patch 2 alone (the padded
+// counter in the 6.0-rc1 struct) and v6.1, whose head is the same member list.
+template <typename S> void expect_mem_cgroup_head(const Layout& layout) {
+    SCOPED_TRACE(layout.version);
+    const auto at = [&](FieldId f) { return layout.at(f).offset; };
+    EXPECT_EQ(sizeof(cgroup_subsys_state_v6_0), 200u);
+    EXPECT_EQ(at(mcg::css_cgroup), offsetof(S, css.cgroup));
+    EXPECT_EQ(at(mcg::css_refcnt), offsetof(S, css.refcnt.percpu_count_ptr));
+    EXPECT_EQ(at(mcg::css_parent), offsetof(S, css.parent));
+    EXPECT_EQ(at(mcg::id), offsetof(S, id.id));
+    EXPECT_EQ(at(counter_field(Counter::memory, pc::usage)), offsetof(S, memory.usage));
+    EXPECT_EQ(at(counter_field(Counter::memory, pc::high)), offsetof(S, memory.high));
+    EXPECT_EQ(at(counter_field(Counter::memory, pc::parent)), offsetof(S, memory.parent));
+    EXPECT_EQ(at(counter_field(Counter::swap, pc::usage)), offsetof(S, swap.usage));
+    EXPECT_EQ(at(counter_field(Counter::swap, pc::high)), offsetof(S, swap.high));
+    EXPECT_EQ(at(counter_field(Counter::kmem, pc::usage)), offsetof(S, kmem.usage));
+    EXPECT_EQ(at(counter_field(Counter::tcpmem, pc::usage)), offsetof(S, tcpmem.usage));
+    EXPECT_EQ(at(counter_field(Counter::tcpmem, pc::parent)), offsetof(S, tcpmem.parent));
+    EXPECT_GE(at(mcg::socket_pressure), sizeof(S)); // the tail follows the counters
+}
+
+TEST(LayoutOffsets, MemCgroupHeadIsTheKernelStruct) {
+    using V60 = mem_cgroup_v6_0_head<page_counter_v6_0>;
+    using V61 = mem_cgroup_v6_0_head<page_counter_v6_1>;
+    EXPECT_EQ(offsetof(V60, memory), 0xd0u);
+    EXPECT_EQ(offsetof(V61, memory), 0x100u);
+    expect_mem_cgroup_head<V60>(*find_builtin_layout("mem_cgroup", "v6.0"));
+    expect_mem_cgroup_head<V61>(
+        compose_mem_cgroup("v6.0", *find_builtin_layout("page_counter", "v6.1")));
+    expect_mem_cgroup_head<V61>(*find_builtin_layout("mem_cgroup", "v6.1"));
 }
 
 TEST(LayoutOffsets, MemcgStockV5_10IsTheKernelStruct) {
