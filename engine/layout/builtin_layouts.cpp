@@ -34,10 +34,22 @@ const StructType& memcg_stats_global_type() {
     return type;
 }
 
+const StructType& res_counter_type() {
+    static const StructType type{"res_counter",
+                                 {"usage", "max_usage", "limit", "failcnt", "lock", "parent"}};
+    return type;
+}
+
+const StructType& css_v2_6_31_type() {
+    static const StructType type{"cgroup_subsys_state", {"refcnt"}};
+    return type;
+}
+
 std::span<const StructType* const> struct_types() {
-    static const std::array<const StructType*, 5> types{
-        &page_counter_type(), &memcg_stock_type(), &mem_cgroup_type(), &memcg_percpu_stats_type(),
-        &memcg_stats_global_type()};
+    static const std::array<const StructType*, 7> types{
+        &page_counter_type(),       &memcg_stock_type(), &mem_cgroup_type(),
+        &memcg_percpu_stats_type(), &memcg_stats_global_type(), &res_counter_type(),
+        &css_v2_6_31_type()};
     return types;
 }
 
@@ -53,6 +65,10 @@ std::uint32_t natural_field_size(const StructType& type, FieldId field) {
         return (field == pc::protection_support || field == pc::track_failcnt) ? 1 : 8;
     if (&type == &memcg_stock_type())
         return field == stock::nr_pages ? 4 : 8;
+    if (&type == &res_counter_type())
+        return field == rc::lock ? 4 : 8; // spinlock_t: the 4-byte ticket lock, no debug
+    if (&type == &css_v2_6_31_type())
+        return 4;
     if (&type == &mem_cgroup_type()) {
         if (field == mcg::id)
             return 4;
@@ -145,6 +161,16 @@ std::vector<Layout> make_builtin_layouts() {
                                {vmstat::updated_next, {16, 8}}}));
     all.push_back(make_layout(memcg_stats_global_type(), "v6.0", 8, 8,
                               {{stats_global::stats_flush_threshold, {0, 8}}}));
+    // reference/memcg.md §3: the lock word shares the counters' line.
+    all.push_back(make_layout(res_counter_type(), "v2.6.31", 48, 8,
+                              {{rc::usage, {0, 8}},
+                               {rc::max_usage, {8, 8}},
+                               {rc::limit, {16, 8}},
+                               {rc::failcnt, {24, 8}},
+                               {rc::lock, {32, 4}},
+                               {rc::parent, {40, 8}}}));
+    // struct cgroup_subsys_state of 2.6.31: cgroup 0, refcnt 8 (atomic_t), flags, id.
+    all.push_back(make_layout(css_v2_6_31_type(), "v2.6.31", 32, 8, {{css31::refcnt, {8, 4}}}));
     return all;
 }
 

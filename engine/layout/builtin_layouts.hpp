@@ -47,7 +47,18 @@ namespace stats_global {
 enum Field : FieldId { stats_flush_threshold, kCount };
 }
 
+// Field ids of the 2009 struct res_counter (include/linux/res_counter.h, v2.6.31), and of the
+// 2.6.31 css reference count every page charge takes (atomic_t css.refcnt).
+namespace rc {
+enum Field : FieldId { usage, max_usage, limit, failcnt, lock, parent, kCount };
+}
+namespace css31 {
+enum Field : FieldId { refcnt, kCount };
+}
+
 const StructType& page_counter_type();
+const StructType& res_counter_type();
+const StructType& css_v2_6_31_type();
 const StructType& memcg_stock_type();
 const StructType& memcg_percpu_stats_type();
 const StructType& memcg_stats_global_type();
@@ -62,7 +73,8 @@ const StructType* find_struct_type(std::string_view name);
 
 // Built-in layouts: page_counter v6.0 (112 B), v6.1 (192 B), v6.15 (192 B); struct mem_cgroup
 // v6.0, v6.1, v6.15 around them (mem_cgroup_layout.hpp); memcg_stock_pcp v5.10; the memcg
-// statistics memcg_percpu_stats and memcg_stats_global "v6.0".
+// statistics memcg_percpu_stats and memcg_stats_global "v6.0"; res_counter and
+// cgroup_subsys_state "v2.6.31".
 std::span<const Layout> builtin_layouts();
 const Layout* find_builtin_layout(std::string_view struct_name, std::string_view version);
 

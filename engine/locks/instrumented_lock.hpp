@@ -67,6 +67,7 @@ private:
 };
 
 using Spinlock = InstrumentedLock<RawSpinlock>;
+using TicketSpinlock = InstrumentedLock<RawTicketSpinlock>;
 using Mutex = InstrumentedLock<RawFutexMutex>;
 
 } // namespace hitmap::engine

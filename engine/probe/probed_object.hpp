@@ -47,6 +47,10 @@ public:
     template <bool Traced = true>
     std::int64_t add_return(FieldId f, std::int64_t delta, Site site) {
         record<Traced>(f, AccessKind::rmw, site);
+        if (log2_size_[f] == 2) { // atomic_t
+            const auto d = static_cast<std::uint32_t>(delta);
+            return static_cast<std::int32_t>(ref<std::uint32_t>(f).fetch_add(d) + d);
+        }
         auto word = ref<std::uint64_t>(f);
         return static_cast<std::int64_t>(word.fetch_add(static_cast<std::uint64_t>(delta)) +
                                          static_cast<std::uint64_t>(delta));
@@ -54,6 +58,12 @@ public:
     template <bool Traced = true> std::uint64_t exchange(FieldId f, std::uint64_t v, Site site) {
         record<Traced>(f, AccessKind::rmw, site);
         return ref<std::uint64_t>(f).exchange(v);
+    }
+
+    // Records an access without making it: for state the model keeps outside the object, such
+    // as a lock word whose lock is an InstrumentedLock of its own.
+    template <bool Traced = true> void touch(FieldId f, AccessKind kind, Site site) const {
+        record<Traced>(f, kind, site);
     }
 
     // Untraced access for set-up and checks outside the measured region.

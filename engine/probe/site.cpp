@@ -17,7 +17,12 @@ std::string_view site_name(std::uint16_t site) {
         "try_charge_memcg.high_check",
         "mem_cgroup_under_socket_pressure",
         "mod_memcg_state",
-        "memcg_rstat_updated"};
+        "memcg_rstat_updated",
+        "res_counter_charge",
+        "res_counter_uncharge",
+        "css_get",
+        "css_put",
+        "mem_cgroup_try_charge.precharge"};
     return site < names.size() ? names[site] : std::string_view("?");
 }
 

@@ -19,6 +19,11 @@ enum class Site : std::uint16_t {
     socket_pressure,
     mod_memcg_state,
     memcg_rstat_updated,
+    res_counter_charge,
+    res_counter_uncharge,
+    css_get,
+    css_put,
+    precharge,
     kCount
 };
 

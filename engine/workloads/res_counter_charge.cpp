@@ -1,12 +1,13 @@
 #include "engine/workloads/res_counter_charge.hpp"
 
 #include "engine/locks/lock_slot.hpp"
-#include "engine/memcg/res_counter_stock.hpp"
+#include "engine/memcg/res_memcg.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <fmt/format.h>
 #include <memory>
 
 namespace hitmap::engine {
@@ -15,24 +16,33 @@ const std::vector<ResCounterChargeVariant>& ResCounterChargeWorkload::variants()
     static const std::vector<ResCounterChargeVariant> all{
         {"per-page", "2.6.31: every page charged and uncharged with one res_counter call", false},
         {"precharge",
-         "Kamezawa 2009: per-CPU stock precharged in batches, uncharges batched likewise", true},
+         "Kamezawa 2009: per-CPU precharge of CHARGE_SIZE pages, uncharges batched per task "
+         "inside unmap-like batches (2.6.33)",
+         true},
     };
     return all;
 }
 
 ResCounterChargeWorkload::ResCounterChargeWorkload() {
     info_.name = "res-counter-charge";
-    info_.probed = false; // res_counter is plain members; the lock statistics are the result
     info_.seed = "003";
-    info_.description = "page charging into a 2.6.31 res_counter hierarchy (a spinlock per "
-                        "level), per page or through a per-CPU precharge";
+    info_.description = "page faults and frees charged to 2.6.31 res_counters (a spinlock per "
+                        "counter), per page or through a per-CPU precharge and batched uncharges";
     for (const auto& v : variants())
         info_.variants.push_back({v.name, v.description});
     info_.params = {
-        {"depth", 2u, "res_counter levels a charge walks, the root included (memcg, root)"},
-        {"batch", 32u, "precharge batch in pages (the per-page variant charges 1)"},
-        {"inflight", 64u, "pages a thread holds before it must uncharge one"},
-        {"limit_pages", 1u << 20, "limit of the charged (leaf) res_counter, in pages"},
+        {"nr_cpus", 64u,
+         "NR_CPUS of the kernel build: the precharge is CHARGE_SIZE = 4*((NR_CPUS>>5)+1) pages"},
+        {"swap_account", false, "do_swap_account: every page charges memsw as well as res"},
+        {"use_hierarchy", false, "charge the parent counters too (2.6.31's default is 0)"},
+        {"depth", 2u, "res_counter levels with use_hierarchy, the root included"},
+        {"lock", "ticket", "spinlock algorithm: ticket (2.6.31 x86) or tas (test-and-set)"},
+        {"inflight", 64u, "pages a task holds before it frees"},
+        {"unmap_batch", 16u, "pages one unmap/truncate-like batch frees"},
+        {"single_free_percent", 50u,
+         "share of frees, in percent, that free one page outside any batch (reclaim, "
+         "single-page truncation); the others free unmap_batch pages"},
+        {"limit_pages", 1u << 20, "limit of the memcg's res counter, in pages"},
         {"clear_page", true,
          "zero each charged page, as the fault path does: the work between "
          "charges that lets the precharge show (without it both variants "
@@ -46,24 +56,6 @@ const ResCounterChargeVariant& variant_named(std::string_view name) {
     const auto& all = ResCounterChargeWorkload::variants();
     return *std::find_if(all.begin(), all.end(), [&](const auto& v) { return v.name == name; });
 }
-
-// The leaf (the memcg the tasks run in) up to an unlimited root, as with use_hierarchy=1.
-class ResCounterChain {
-public:
-    ResCounterChain(LockClass& lock_class, unsigned depth, std::uint64_t leaf_limit) {
-        for (unsigned level = 0; level < depth; ++level) {
-            ResCounter* parent = levels_.empty() ? nullptr : levels_.back().get();
-            const bool leaf = level + 1 == depth;
-            levels_.push_back(std::make_unique<ResCounter>(lock_class, parent,
-                                                           leaf ? leaf_limit : kResCounterMax));
-        }
-    }
-    ResCounter& leaf() { return *levels_.back(); }
-    ResCounter& root() { return *levels_.front(); }
-
-private:
-    std::vector<std::unique_ptr<ResCounter>> levels_; // root first
-};
 
 // clear_page(): the fault path zeroes every page it charges.
 class PageClearer {
@@ -85,8 +77,14 @@ void ResCounterChargeWorkload::validate(const WorkloadRunConfig& config) const {
     const nlohmann::json p = resolve_params(config);
     if (p["depth"].get<unsigned>() == 0 || p["depth"].get<unsigned>() > 16)
         throw WorkloadError("depth must be in 1..16");
-    if (p["batch"].get<unsigned>() == 0 || p["inflight"].get<unsigned>() == 0)
-        throw WorkloadError("batch and inflight must be at least 1");
+    if (p["nr_cpus"].get<unsigned>() == 0 || p["nr_cpus"].get<unsigned>() > 8192)
+        throw WorkloadError("nr_cpus must be in 1..8192");
+    if (p["inflight"].get<unsigned>() == 0 || p["unmap_batch"].get<unsigned>() == 0)
+        throw WorkloadError("inflight and unmap_batch must be at least 1");
+    if (p["single_free_percent"].get<unsigned>() > 100)
+        throw WorkloadError("single_free_percent must be in 0..100");
+    if (const auto lock = p["lock"].get<std::string>(); lock != "ticket" && lock != "tas")
+        throw WorkloadError(fmt::format("lock '{}' is not ticket or tas", lock));
     if (p["limit_pages"].get<unsigned>() == 0)
         throw WorkloadError("limit_pages must be at least 1");
 }
@@ -96,67 +94,95 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
     validate(config);
     const auto& variant = variant_named(config.variant);
     const nlohmann::json p = resolve_params(config);
-    const unsigned batch = variant.precharge ? p["batch"].get<unsigned>() : 1;
+    const unsigned precharge =
+        variant.precharge ? charge_size_pages(p["nr_cpus"].get<unsigned>()) : 1;
     const unsigned inflight = p["inflight"].get<unsigned>();
+    const unsigned unmap_batch = p["unmap_batch"].get<unsigned>();
+    const unsigned single_free_percent = p["single_free_percent"].get<unsigned>();
     const bool clear_page = p["clear_page"].get<bool>();
 
     WorkloadResult result;
     LockClass counter_lock(kResCounterLockClass, LockKind::spinlock, config.threads);
-    ResCounterChain chain(counter_lock, p["depth"].get<unsigned>(),
-                          std::uint64_t{p["limit_pages"].get<unsigned>()} * kPageSize);
-    std::vector<ResCounterStockCounters> counters(config.threads);
+    ResMemcgHierarchy memcg(
+        result.objects, counter_lock,
+        {.swap_account = p["swap_account"].get<bool>(),
+         .use_hierarchy = p["use_hierarchy"].get<bool>(),
+         .depth = p["depth"].get<unsigned>(),
+         .limit_bytes = std::uint64_t{p["limit_pages"].get<unsigned>()} * kPageSize,
+         .lock = p["lock"] == "tas" ? SpinlockKind::test_and_set : SpinlockKind::ticket});
+    std::vector<ResChargeCounters> counters(config.threads);
     result.ops_per_thread.assign(config.threads, 0);
+    result.traces = make_trace_buffers(config);
 
     result.seconds = WorkerPool::run(
         config.threads, config.stop, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
             LockSlotScope lock_slot(slot);
-            ResCounterStock stock(chain.leaf(), batch, counters[slot]);
+            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
+            ThreadTraceScope scope(trace);
+            ResPageCharger charger(memcg, precharge, variant.precharge, counters[slot]);
             auto page = std::make_unique<PageClearer>();
             const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
             unsigned held = 0;
+            std::uint64_t frees = 0;
             std::uint64_t ops = 0;
             while (ops < limit) {
                 if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
                     break;
-                // A page faulted in, the oldest one freed once `inflight` are held.
+                // A page faulted in; once `inflight` are held, pages are freed first: one
+                // alone, or an unmap-like batch, spread evenly in the given proportion.
                 if (held == inflight) {
-                    stock.uncharge_page();
-                    --held;
+                    ++frees;
+                    if ((frees * single_free_percent) / 100 !=
+                        ((frees - 1) * single_free_percent) / 100) {
+                        charger.uncharge_page();
+                        --held;
+                    } else {
+                        charger.uncharge_start();
+                        for (unsigned i = 0; i < unmap_batch && held > 0; ++i, --held)
+                            charger.uncharge_page();
+                        charger.uncharge_end();
+                    }
                 }
-                if (stock.charge_page()) {
+                if (charger.charge_page()) {
                     ++held;
                     if (clear_page)
                         page->clear();
                 }
                 ++ops;
+                if (trace)
+                    trace->end_operation();
             }
             // Give back what is still held, outside the counted operations.
+            ThreadTraceScope untraced(nullptr);
             for (; held > 0; --held)
-                stock.uncharge_page();
-            stock.drain();
+                charger.uncharge_page();
+            charger.drain();
             result.ops_per_thread[slot] = ops;
         });
 
     for (unsigned t = 0; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];
-    ResCounterStockCounters total;
+    ResChargeCounters total;
     for (const auto& c : counters) {
-        total.stock_hits += c.stock_hits;
+        total.precharge_hits += c.precharge_hits;
         total.counter_charges += c.counter_charges;
         total.counter_uncharges += c.counter_uncharges;
+        total.batched_pages += c.batched_pages;
         total.charge_refusals += c.charge_refusals;
         total.page_failures += c.page_failures;
     }
     result.resolved_params = p;
-    result.resolved_params["batch"] = batch;
-    result.stats = {{"stock_hits", total.stock_hits},
+    result.resolved_params["charge_size_pages"] = precharge;
+    result.stats = {{"precharge_hits", total.precharge_hits},
                     {"counter_charges", total.counter_charges},
                     {"counter_uncharges", total.counter_uncharges},
+                    {"batched_pages", total.batched_pages},
                     {"charge_refusals", total.charge_refusals},
                     {"page_failures", total.page_failures},
-                    {"leaf_failcnt", chain.leaf().failcnt()},
-                    {"leaf_max_usage", chain.leaf().max_usage()},
-                    {"final_root_usage", chain.root().usage()}};
+                    {"memcg_failcnt", memcg.res().failcnt()},
+                    {"memcg_max_usage", memcg.res().max_usage()},
+                    {"final_usage", memcg.top_res().usage()},
+                    {"final_css_refcnt", memcg.css().peek(css31::refcnt)}};
     result.locks.push_back(counter_lock.report());
     return result;
 }

@@ -222,7 +222,9 @@ TEST(BuiltinLayouts, AllBuiltinsPassValidation) {
                                                              {"mem_cgroup", "v6.15"},
                                                              {"memcg_stock_pcp", "v5.10"},
                                                              {"memcg_percpu_stats", "v6.0"},
-                                                             {"memcg_stats_global", "v6.0"}}));
+                                                             {"memcg_stats_global", "v6.0"},
+                                                             {"res_counter", "v2.6.31"},
+                                                             {"cgroup_subsys_state", "v2.6.31"}}));
     EXPECT_EQ(find_builtin_layout("page_counter", "v5.10"), nullptr);
     EXPECT_EQ(find_builtin_layout("memcg_stock_pcp", "v6.1"), nullptr);
 }

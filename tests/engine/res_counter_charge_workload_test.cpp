@@ -1,12 +1,14 @@
 // The res-counter-charge workload (seed 003): its description, parameter validation, and what
 // a run returns: ops, stats, the "&counter->lock" class report, traces when asked for.
-#include "engine/memcg/res_counter_stock.hpp"
+#include "engine/memcg/res_memcg.hpp"
 #include "engine/workloads/res_counter_charge.hpp"
 #include "tests/engine/workload_test_support.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <map>
 #include <numeric>
+#include <set>
 
 namespace hitmap::engine {
 namespace {
@@ -37,14 +39,18 @@ TEST(ResCounterChargeWorkload, Info) {
     const WorkloadInfo& info = workload().info();
     EXPECT_EQ(info.name, "res-counter-charge");
     EXPECT_EQ(info.seed, "003");
+    EXPECT_TRUE(info.probed); // struct res_counter and the css are probed objects
     ASSERT_EQ(info.variants.size(), 2u);
     EXPECT_EQ(info.variants[0].name, "per-page");
     EXPECT_EQ(info.variants[1].name, "precharge");
-    std::vector<std::string> params;
+    std::map<std::string, json> params;
     for (const auto& p : info.params)
-        params.push_back(p.name);
-    EXPECT_EQ(params, (std::vector<std::string>{"depth", "batch", "inflight", "limit_pages",
-                                                "clear_page"}));
+        params[p.name] = p.default_value;
+    // 2.6.31's defaults: no swap accounting, no hierarchy, the x86 ticket lock; NR_CPUS 64.
+    EXPECT_EQ(params.at("nr_cpus"), 64);
+    EXPECT_EQ(params.at("swap_account"), false);
+    EXPECT_EQ(params.at("use_hierarchy"), false);
+    EXPECT_EQ(params.at("lock"), "ticket");
 }
 
 TEST(ResCounterChargeWorkload, ValidatesParams) {
@@ -52,8 +58,14 @@ TEST(ResCounterChargeWorkload, ValidatesParams) {
     EXPECT_EQ(validate_error(c), "");
     c.params = {{"depth", 0}};
     EXPECT_THAT(validate_error(c), HasSubstr("depth"));
-    c.params = {{"batch", 0}};
-    EXPECT_THAT(validate_error(c), HasSubstr("batch"));
+    c.params = {{"nr_cpus", 0}};
+    EXPECT_THAT(validate_error(c), HasSubstr("nr_cpus"));
+    c.params = {{"unmap_batch", 0}};
+    EXPECT_THAT(validate_error(c), HasSubstr("unmap_batch"));
+    c.params = {{"single_free_percent", 101}};
+    EXPECT_THAT(validate_error(c), HasSubstr("single_free_percent"));
+    c.params = {{"lock", "mcs"}};
+    EXPECT_THAT(validate_error(c), HasSubstr("lock 'mcs'"));
     c.params = {{"limit_pages", 0}};
     EXPECT_THAT(validate_error(c), HasSubstr("limit_pages"));
     c.params = {{"nope", 1}};
@@ -63,45 +75,54 @@ TEST(ResCounterChargeWorkload, ValidatesParams) {
 }
 
 // One thread, 1000 pages, 64 in flight: every page is one charge and, by the end, one uncharge,
-// each taking the lock of both levels.
-TEST(ResCounterChargeWorkload, PerPageTakesEveryLevelsLockPerPage) {
+// each taking the memcg's one lock (no hierarchy, no swap accounting).
+TEST(ResCounterChargeWorkload, PerPageTakesTheLockPerPage) {
     const WorkloadResult r = workload().run(config_for("per-page", 1, 1000), {});
     EXPECT_EQ(r.ops, 1000u);
     EXPECT_EQ(stat(r, "counter_charges"), 1000u);
     EXPECT_EQ(stat(r, "counter_uncharges"), 1000u);
-    EXPECT_EQ(stat(r, "stock_hits"), 0u);
-    EXPECT_EQ(stat(r, "final_root_usage"), 0u);
-    EXPECT_EQ(stat(r, "leaf_max_usage"), 64 * kPageSize);
-    EXPECT_EQ(r.resolved_params.at("batch"), 1);
-    EXPECT_EQ(r.resolved_params.at("depth"), 2);
+    EXPECT_EQ(stat(r, "precharge_hits"), 0u);
+    EXPECT_EQ(stat(r, "batched_pages"), 0u);
+    EXPECT_EQ(stat(r, "final_usage"), 0u);
+    EXPECT_EQ(stat(r, "final_css_refcnt"), 0u);
+    EXPECT_EQ(stat(r, "memcg_max_usage"), 64 * kPageSize);
+    EXPECT_EQ(r.resolved_params.at("charge_size_pages"), 1);
     const LockClassReport& lock = counter_lock(r);
     EXPECT_EQ(lock.name, "&counter->lock");
     EXPECT_EQ(lock.kind, "spinlock");
-    EXPECT_EQ(lock.acquisitions, 2u * (1000 + 1000));
+    EXPECT_EQ(lock.acquisitions, 1000u + 1000u);
     EXPECT_EQ(lock.contentions, 0u);
 }
 
-TEST(ResCounterChargeWorkload, PrechargeChargesInBatches) {
+// CHARGE_SIZE 12 pages at NR_CPUS 64: ceil(1000 / 12) charges; the frees alternate between one
+// page alone and a batch of 16 gathered into one call.
+TEST(ResCounterChargeWorkload, PrechargeChargesCHARGE_SIZEAtOnce) {
     const WorkloadResult r = workload().run(config_for("precharge", 1, 1000), {});
     EXPECT_EQ(r.ops, 1000u);
-    EXPECT_EQ(stat(r, "counter_charges"), 32u); // ceil(1000 / 32)
-    EXPECT_EQ(stat(r, "stock_hits"), 1000u - 32u);
-    EXPECT_EQ(stat(r, "counter_uncharges"), 31u + 1u); // 31 batches, then the drain
-    EXPECT_EQ(stat(r, "final_root_usage"), 0u);
-    EXPECT_EQ(r.resolved_params.at("batch"), 32);
-    EXPECT_EQ(counter_lock(r).acquisitions, 2u * (32 + 32));
+    EXPECT_EQ(r.resolved_params.at("charge_size_pages"), 12);
+    EXPECT_EQ(stat(r, "counter_charges"), 84u);
+    EXPECT_EQ(stat(r, "precharge_hits"), 1000u - 84u);
+    EXPECT_GT(stat(r, "batched_pages"), 0u);
+    EXPECT_LT(stat(r, "counter_uncharges"), 1000u - stat(r, "batched_pages") + 100u);
+    EXPECT_EQ(stat(r, "final_usage"), 0u);
+    EXPECT_EQ(stat(r, "final_css_refcnt"), 0u);
+    EXPECT_EQ(counter_lock(r).acquisitions,
+              stat(r, "counter_charges") + stat(r, "counter_uncharges"));
+    WorkloadRunConfig big = config_for("precharge", 1, 1000);
+    big.params = {{"nr_cpus", 4096}};
+    EXPECT_EQ(workload().run(big, {}).resolved_params.at("charge_size_pages"), 516);
 }
 
 TEST(ResCounterChargeWorkload, NeverAboveALowLimit) {
     for (const char* variant : {"per-page", "precharge"}) {
         SCOPED_TRACE(variant);
         WorkloadRunConfig c = config_for(variant, 2, 5000);
-        c.params = {{"limit_pages", 100}, {"depth", 3}};
+        c.params = {{"limit_pages", 100}, {"depth", 3}, {"use_hierarchy", true}};
         const WorkloadResult r = workload().run(c, {});
         EXPECT_EQ(r.ops, 10000u);
-        EXPECT_LE(stat(r, "leaf_max_usage"), 100 * kPageSize);
-        EXPECT_EQ(stat(r, "final_root_usage"), 0u);
-        EXPECT_EQ(stat(r, "leaf_failcnt"), stat(r, "charge_refusals"));
+        EXPECT_LE(stat(r, "memcg_max_usage"), 100 * kPageSize);
+        EXPECT_EQ(stat(r, "final_usage"), 0u);
+        EXPECT_EQ(stat(r, "memcg_failcnt"), stat(r, "charge_refusals"));
         const LockClassReport& lock = counter_lock(r);
         EXPECT_EQ(lock.wait.count, lock.contentions);
         EXPECT_EQ(
@@ -116,38 +137,47 @@ TEST(ResCounterChargeWorkload, FailcntCountsRefusals) {
     c.params = {{"limit_pages", 40}};
     const WorkloadResult r = workload().run(c, {});
     EXPECT_EQ(stat(r, "page_failures"), 1000u - 40u);
-    EXPECT_EQ(stat(r, "leaf_failcnt"), 1000u - 40u);
-    EXPECT_EQ(stat(r, "leaf_max_usage"), 40 * kPageSize);
-    EXPECT_EQ(stat(r, "final_root_usage"), 0u);
+    EXPECT_EQ(stat(r, "memcg_failcnt"), 1000u - 40u);
+    EXPECT_EQ(stat(r, "memcg_max_usage"), 40 * kPageSize);
+    EXPECT_EQ(stat(r, "final_usage"), 0u);
 }
 
 TEST(ResCounterChargeWorkload, TwoThreadsReportTheLockClass) {
-    for (const char* variant : {"per-page", "precharge"}) {
-        SCOPED_TRACE(variant);
-        const WorkloadResult r = workload().run(config_for(variant, 2, 20000), {});
-        EXPECT_EQ(r.ops, 40000u);
-        EXPECT_EQ(r.ops_per_thread, (std::vector<std::uint64_t>{20000, 20000}));
-        EXPECT_EQ(stat(r, "final_root_usage"), 0u);
-        EXPECT_EQ(stat(r, "page_failures"), 0u);
-        const LockClassReport& lock = counter_lock(r);
-        EXPECT_EQ(lock.acquisitions,
-                  2u * (stat(r, "counter_charges") + stat(r, "counter_uncharges")));
-        EXPECT_LE(lock.contention_points.size(), 4u);
-        for (const auto& p : lock.contention_points)
-            EXPECT_THAT(p.location, HasSubstr("engine/memcg/res_counter.cpp:"));
-    }
+    for (const char* lock_kind : {"ticket", "tas"})
+        for (const char* variant : {"per-page", "precharge"}) {
+            SCOPED_TRACE(std::string(variant) + " " + lock_kind);
+            WorkloadRunConfig c = config_for(variant, 2, 20000);
+            c.params = {{"lock", lock_kind}, {"swap_account", true}};
+            const WorkloadResult r = workload().run(c, {});
+            EXPECT_EQ(r.ops, 40000u);
+            EXPECT_EQ(r.ops_per_thread, (std::vector<std::uint64_t>{20000, 20000}));
+            EXPECT_EQ(stat(r, "final_usage"), 0u);
+            EXPECT_EQ(stat(r, "page_failures"), 0u);
+            const LockClassReport& lock = counter_lock(r);
+            // res and memsw: two locks of the class per call
+            EXPECT_EQ(lock.acquisitions,
+                      2u * (stat(r, "counter_charges") + stat(r, "counter_uncharges")));
+            EXPECT_LE(lock.contention_points.size(), 4u);
+            for (const auto& p : lock.contention_points)
+                EXPECT_THAT(p.location, HasSubstr("engine/memcg/res_counter.cpp:"));
+        }
 }
 
-// res_counter is plain members: nothing for software c2c, which the collector reads from
-// info().probed and so never asks this workload for traces.
-TEST(ResCounterChargeWorkload, IsNotProbedAndIgnoresTracing) {
-    EXPECT_FALSE(workload().info().probed);
+// The counters, their lock words and the css reference count are probed: a traced run records
+// them, so software c2c can show the lock word's line.
+TEST(ResCounterChargeWorkload, TracedRunRecordsTheCountersAndTheCss) {
+    if (!HITMAP_PROBES)
+        GTEST_SKIP() << "probes compiled out";
     WorkloadRunConfig c = config_for("precharge", 2, 3000);
-    c.trace = TraceOptions{true, 1024, {}};
+    c.trace = TraceOptions{true, 1 << 16, {}};
     const WorkloadResult r = workload().run(c, {});
-    EXPECT_TRUE(r.traces.empty());
+    ASSERT_EQ(r.traces.size(), 2u);
+    std::set<std::string> names;
+    for (const auto& t : r.traces)
+        for (const TraceRecord& rec : t.buffer->records())
+            names.insert(r.objects.at(rec.object).name);
+    EXPECT_EQ(names, (std::set<std::string>{"memcg/css", "memcg/res"}));
     EXPECT_EQ(r.ops, 6000u);
-    EXPECT_EQ(counter_lock(r).name, "&counter->lock");
 }
 
 TEST(ResCounterChargeWorkload, StopsAfterADuration) {
@@ -157,7 +187,7 @@ TEST(ResCounterChargeWorkload, StopsAfterADuration) {
     c.stop.duration = std::chrono::milliseconds(50);
     const WorkloadResult r = workload().run(c, {});
     EXPECT_GT(r.ops, 0u);
-    EXPECT_EQ(stat(r, "final_root_usage"), 0u);
+    EXPECT_EQ(stat(r, "final_usage"), 0u);
     EXPECT_GT(counter_lock(r).acquisitions, 0u);
 }
 

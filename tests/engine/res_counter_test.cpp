@@ -1,6 +1,8 @@
 // The 2.6.31 res_counter: charge walks leaf to root under each level's lock and undoes the
-// levels below a refusal; uncharge clamps at 0; the per-CPU precharge stock on top of it.
-#include "engine/memcg/res_counter_stock.hpp"
+// levels below a refusal; uncharge clamps at 0; the lock word shares the counters' line; and
+// the 2009 page charging on top of it (precharge, batched uncharge, memsw, css references).
+#include "engine/memcg/res_memcg.hpp"
+#include "engine/probe/trace_buffer.hpp"
 #include "engine/runtime/worker_pool.hpp"
 
 #include <gtest/gtest.h>
@@ -9,10 +11,11 @@ namespace hitmap::engine {
 namespace {
 
 struct Chain {
+    ObjectRegistry registry;
     LockClass lock_class{kResCounterLockClass, LockKind::spinlock, 2};
-    ResCounter root{lock_class, nullptr};
-    ResCounter mid{lock_class, &root, 10'000};
-    ResCounter leaf{lock_class, &mid};
+    ResCounter root{registry, "root", lock_class, nullptr};
+    ResCounter mid{registry, "mid", lock_class, &root, 10'000};
+    ResCounter leaf{registry, "leaf", lock_class, &mid};
 };
 
 TEST(ResCounter, ChargeReachesEveryLevel) {
@@ -72,84 +75,151 @@ TEST(ResCounter, EveryLevelTakesItsLock) {
 TEST(ResCounter, NeverAboveTheLimitUnderTwoThreads) {
     constexpr std::uint64_t kLimitPages = 50;
     constexpr std::uint64_t kRounds = 2000;
-    LockClass lock_class(kResCounterLockClass, LockKind::spinlock, 2);
-    ResCounter root(lock_class, nullptr);
-    ResCounter leaf(lock_class, &root, kLimitPages * kPageSize);
-    std::vector<std::uint64_t> refused(2, 0);
-    WorkerPool::run(2, StopCondition{std::nullopt, kRounds, nullptr}, {},
-                    [&](unsigned slot, const std::atomic<bool>&) {
-                        LockSlotScope scope(slot);
-                        for (std::uint64_t round = 0; round < kRounds; ++round) {
-                            std::uint64_t held = 0;
-                            while (leaf.charge(kPageSize))
-                                ++held;
-                            ++refused[slot];
-                            for (; held > 0; --held)
-                                leaf.uncharge(kPageSize);
-                        }
-                    });
-    EXPECT_EQ(leaf.usage(), 0u);
-    EXPECT_EQ(root.usage(), 0u);
-    EXPECT_EQ(leaf.max_usage(), kLimitPages * kPageSize);
-    EXPECT_EQ(leaf.failcnt(), refused[0] + refused[1]);
-    EXPECT_EQ(root.failcnt(), 0u);
-    const LockClassReport r = lock_class.report();
-    EXPECT_EQ(r.wait.count, r.contentions);
+    for (const SpinlockKind kind : {SpinlockKind::ticket, SpinlockKind::test_and_set}) {
+        ObjectRegistry registry;
+        LockClass lock_class(kResCounterLockClass, LockKind::spinlock, 2);
+        ResCounter root(registry, "root", lock_class, nullptr, kResCounterMax, kind);
+        ResCounter leaf(registry, "leaf", lock_class, &root, kLimitPages * kPageSize, kind);
+        std::vector<std::uint64_t> refused(2, 0);
+        WorkerPool::run(2, StopCondition{std::nullopt, kRounds, nullptr}, {},
+                        [&](unsigned slot, const std::atomic<bool>&) {
+                            LockSlotScope scope(slot);
+                            for (std::uint64_t round = 0; round < kRounds; ++round) {
+                                std::uint64_t held = 0;
+                                while (leaf.charge(kPageSize))
+                                    ++held;
+                                ++refused[slot];
+                                for (; held > 0; --held)
+                                    leaf.uncharge(kPageSize);
+                            }
+                        });
+        EXPECT_EQ(leaf.usage(), 0u);
+        EXPECT_EQ(root.usage(), 0u);
+        EXPECT_EQ(leaf.max_usage(), kLimitPages * kPageSize);
+        EXPECT_EQ(leaf.failcnt(), refused[0] + refused[1]);
+        EXPECT_EQ(root.failcnt(), 0u);
+        const LockClassReport r = lock_class.report();
+        EXPECT_EQ(r.wait.count, r.contentions);
+    }
 }
 
-TEST(ResCounterStock, PrechargesInBatches) {
+// A charge is, per level: the lock word's acquiring atomic, usage, limit, usage, max_usage
+// under the lock, the release; all on one line of the 48-byte struct.
+TEST(ResCounter, TheLockWordSharesTheCountersLine) {
+    if (!HITMAP_PROBES)
+        GTEST_SKIP() << "probes compiled out";
+    ObjectRegistry registry;
     LockClass lock_class(kResCounterLockClass, LockKind::spinlock, 1);
-    ResCounter leaf(lock_class, nullptr);
-    ResCounterStockCounters counters;
-    ResCounterStock stock(leaf, 32, counters);
-    for (int i = 0; i < 40; ++i)
-        ASSERT_TRUE(stock.charge_page());
-    EXPECT_EQ(counters.counter_charges, 2u);
-    EXPECT_EQ(counters.stock_hits, 38u);
-    EXPECT_EQ(stock.precharged_pages(), 24u);
-    EXPECT_EQ(leaf.usage(), 64 * kPageSize);
-    for (int i = 0; i < 40; ++i)
-        stock.uncharge_page();
-    EXPECT_EQ(counters.counter_uncharges, 1u);
-    EXPECT_EQ(stock.pending_uncharges(), 8u);
-    EXPECT_EQ(leaf.usage(), 32 * kPageSize);
-    stock.drain();
-    EXPECT_EQ(leaf.usage(), 0u);
-    EXPECT_EQ(counters.counter_uncharges, 2u);
-    EXPECT_EQ(stock.precharged_pages(), 0u);
+    ResCounter leaf(registry, "memcg/res", lock_class, nullptr);
+    EXPECT_EQ(leaf.layout().at(rc::lock).offset, 32u);
+    EXPECT_EQ(leaf.layout().at(rc::usage).offset / 64, leaf.layout().at(rc::lock).offset / 64);
+    TraceBuffer buffer(64, TraceBuffer::read_tsc());
+    {
+        ThreadTraceScope scope(&buffer);
+        ASSERT_TRUE(leaf.charge(kPageSize));
+        buffer.end_operation();
+    }
+    std::vector<std::string> seq;
+    for (const TraceRecord& r : buffer.records())
+        seq.push_back(std::string(leaf.layout().field_name(r.field)) + " " + to_string(r.kind()));
+    EXPECT_EQ(seq, (std::vector<std::string>{"lock rmw", "usage load", "limit load", "usage store",
+                                             "max_usage load", "max_usage store", "lock store",
+                                             "parent load"}));
 }
 
-TEST(ResCounterStock, FallsBackToOnePageNearTheLimit) {
-    LockClass lock_class(kResCounterLockClass, LockKind::spinlock, 1);
-    ResCounter leaf(lock_class, nullptr, 40 * kPageSize);
-    ResCounterStockCounters counters;
-    ResCounterStock stock(leaf, 32, counters);
+struct Memcg {
+    explicit Memcg(ResMemcgConfig config = {})
+        : memcg(registry, lock_class, config) {}
+    ObjectRegistry registry;
+    LockClass lock_class{kResCounterLockClass, LockKind::spinlock, 1};
+    ResMemcgHierarchy memcg;
+    ResChargeCounters counters;
+};
+
+TEST(ResPageCharger, ChargeSizeFollowsNrCpus) {
+    EXPECT_EQ(charge_size_pages(64), 12u);
+    EXPECT_EQ(charge_size_pages(4096), 516u);
+    EXPECT_EQ(charge_size_pages(8), 4u);
+}
+
+// 2.6.31: one res_counter call per page each way, and a css reference per charged page.
+TEST(ResPageCharger, PerPageIsOneCallEachWay) {
+    Memcg m;
+    ResPageCharger charger(m.memcg, 1, false, m.counters);
+    for (int i = 0; i < 5; ++i)
+        ASSERT_TRUE(charger.charge_page());
+    EXPECT_EQ(m.memcg.css().peek(css31::refcnt), 5u);
+    charger.uncharge_start(); // no batching in 2.6.31
+    for (int i = 0; i < 5; ++i)
+        charger.uncharge_page();
+    charger.uncharge_end();
+    EXPECT_EQ(m.counters.counter_charges, 5u);
+    EXPECT_EQ(m.counters.counter_uncharges, 5u);
+    EXPECT_EQ(m.counters.precharge_hits, 0u);
+    EXPECT_EQ(m.memcg.res().usage(), 0u);
+    EXPECT_EQ(m.memcg.css().peek(css31::refcnt), 0u);
+    EXPECT_EQ(m.lock_class.report().acquisitions, 10u);
+}
+
+// The precharge takes CHARGE_SIZE at once and serves the next pages from the CPU's count;
+// uncharges are batched only between uncharge_start() and uncharge_end().
+TEST(ResPageCharger, PrechargeAndBatchedUncharge) {
+    Memcg m;
+    ResPageCharger charger(m.memcg, 12, true, m.counters);
+    for (int i = 0; i < 30; ++i)
+        ASSERT_TRUE(charger.charge_page());
+    EXPECT_EQ(m.counters.counter_charges, 3u); // pages 1, 13, 25
+    EXPECT_EQ(m.counters.precharge_hits, 27u);
+    EXPECT_EQ(charger.precharged_pages(), 6u);
+    EXPECT_EQ(m.memcg.res().usage(), 36 * kPageSize);
+    charger.uncharge_page(); // outside a batch: at once
+    EXPECT_EQ(m.counters.counter_uncharges, 1u);
+    charger.uncharge_start();
+    for (int i = 0; i < 20; ++i)
+        charger.uncharge_page();
+    EXPECT_EQ(m.counters.counter_uncharges, 1u); // gathered
+    charger.uncharge_end();
+    EXPECT_EQ(m.counters.counter_uncharges, 2u);
+    EXPECT_EQ(m.counters.batched_pages, 20u);
+    EXPECT_EQ(m.memcg.res().usage(), 15 * kPageSize);
+    charger.drain();
+    EXPECT_EQ(m.memcg.res().usage(), 9 * kPageSize); // the 9 pages still held
+}
+
+// With swap accounting every res_counter call is made on memsw too: two locks of one class.
+TEST(ResPageCharger, SwapAccountingChargesMemswToo) {
+    Memcg m({.swap_account = true});
+    ASSERT_NE(m.memcg.memsw(), nullptr);
+    ResPageCharger charger(m.memcg, 1, false, m.counters);
+    ASSERT_TRUE(charger.charge_page());
+    charger.uncharge_page();
+    EXPECT_EQ(m.lock_class.report().acquisitions, 4u);
+    EXPECT_EQ(m.memcg.memsw()->max_usage(), kPageSize);
+}
+
+// The parents exist only with use_hierarchy.
+TEST(ResPageCharger, HierarchyOnlyWithUseHierarchy) {
+    Memcg flat({.depth = 3});
+    EXPECT_EQ(flat.memcg.res().parent(), nullptr);
+    Memcg deep({.use_hierarchy = true, .depth = 3});
+    ASSERT_NE(deep.memcg.res().parent(), nullptr);
+    EXPECT_NE(deep.memcg.res().parent()->parent(), nullptr);
+    ResPageCharger charger(deep.memcg, 1, false, deep.counters);
+    ASSERT_TRUE(charger.charge_page());
+    EXPECT_EQ(deep.memcg.top_res().usage(), kPageSize);
+    EXPECT_EQ(deep.lock_class.report().acquisitions, 3u);
+}
+
+TEST(ResPageCharger, FallsBackToOnePageNearTheLimit) {
+    Memcg m({.limit_bytes = 40 * kPageSize});
+    ResPageCharger charger(m.memcg, 32, true, m.counters);
     int charged = 0;
-    while (stock.charge_page())
+    while (charger.charge_page())
         ++charged;
     EXPECT_EQ(charged, 40);
-    EXPECT_EQ(leaf.usage(), 40 * kPageSize);
-    EXPECT_EQ(leaf.max_usage(), 40 * kPageSize);
-    // 1 batch, then 8 batches refused each followed by a single page, then batch + page refused.
-    EXPECT_EQ(counters.counter_charges, 1u + 8u);
-    EXPECT_EQ(counters.charge_refusals, 8u + 2u);
-    EXPECT_EQ(leaf.failcnt(), 10u);
-    EXPECT_EQ(counters.page_failures, 1u);
-}
-
-TEST(ResCounterStock, BatchOneIsPerPage) {
-    LockClass lock_class(kResCounterLockClass, LockKind::spinlock, 1);
-    ResCounter leaf(lock_class, nullptr);
-    ResCounterStockCounters counters;
-    ResCounterStock stock(leaf, 1, counters);
-    for (int i = 0; i < 5; ++i)
-        ASSERT_TRUE(stock.charge_page());
-    for (int i = 0; i < 5; ++i)
-        stock.uncharge_page();
-    EXPECT_EQ(counters.counter_charges, 5u);
-    EXPECT_EQ(counters.counter_uncharges, 5u);
-    EXPECT_EQ(counters.stock_hits, 0u);
-    EXPECT_EQ(leaf.usage(), 0u);
+    EXPECT_EQ(m.memcg.res().max_usage(), 40 * kPageSize);
+    EXPECT_EQ(m.counters.page_failures, 1u);
+    EXPECT_EQ(m.memcg.css().peek(css31::refcnt), 40u); // the refused page gave its reference back
 }
 
 } // namespace
