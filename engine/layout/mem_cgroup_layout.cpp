@@ -58,60 +58,68 @@ Member padding() {
 
 // Offsets per docs/LAYOUTS.md (x86-64, the default config listed there). css: struct
 // cgroup_subsys_state of the version; "opaque" blocks are the members between the probed ones,
-// summed.
+// summed. v6.0 sums to Feng Tang's memory at +0xd0 and Shakeel Butt's sizeof 4032 (4416 with
+// the v6.1 page_counter); the embedded vmstats' size depends on the stat items configured.
 const std::vector<Shape>& shapes() {
     using namespace mcg;
+    static const Member css_v6_0{
+        Member::block, "css", 200, 8, {{css_cgroup, 0}, {css_refcnt, 16}, {css_parent, 192}}};
+    static const Member id_block{Member::block, "id", 8, 4, {{id, 0}}};
+    static const Member socket{Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}};
+    static const Member percpu{Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}};
     static const std::vector<Shape> all{
         {"v6.0",
          "v6.0",
-         {{Member::block, "css", 200, 8, {{css_cgroup, 0}, {css_refcnt, 16}, {css_parent, 192}}},
-          {Member::block, "id", 8, 4, {{id, 0}}},
+         {css_v6_0,
+          id_block,
           counter(Counter::memory),
           counter(Counter::swap),
           counter(Counter::kmem),
           counter(Counter::tcpmem),
-          {Member::block, "high_work .. move_lock_flags", 520},
+          {Member::block, "high_work .. move_lock_flags", 456},
           padding(),
-          {Member::block, "vmstats, memory_events, memory_events_local", 2496},
-          {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
+          // struct memcg_vmstats, embedded: 16 bytes per stat and event item (143 here, in the
+          // 141..144 that sizeof 4032 allows), then memory_events[9] and _local[9].
+          {Member::block, "vmstats, memory_events, memory_events_local", 2288 + 144},
+          socket,
           {Member::block, "tcpmem_active .. objcg_list", 40},
           padding(),
           {Member::block, "moving_account, move_lock_task", 16},
-          {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
-          {Member::block, "cgwb_list .. nodeinfo[]", 376}}},
+          percpu,
+          {Member::block, "cgwb_list .. nodeinfo[]", 360}}},
         {"v6.1",
          "v6.1",
-         {{Member::block, "css", 200, 8, {{css_cgroup, 0}, {css_refcnt, 16}, {css_parent, 192}}},
-          {Member::block, "id", 8, 4, {{id, 0}}},
+         {css_v6_0,
+          id_block,
           counter(Counter::memory),
           counter(Counter::swap),
           counter(Counter::kmem),
           counter(Counter::tcpmem),
-          {Member::block, "high_work .. move_lock_flags", 520},
+          {Member::block, "high_work .. move_lock_flags", 456},
           padding(),
-          {Member::block, "vmstats, memory_events, memory_events_local", 2496},
-          {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
+          // vmstats' events shrank to NR_MEMCG_EVENTS in 6.1-rc1 (about 65 items in all).
+          {Member::block, "vmstats, memory_events, memory_events_local", 1040 + 144},
+          socket,
           {Member::block, "tcpmem_active .. objcg_list", 40},
           padding(),
           {Member::block, "moving_account, move_lock_task", 16},
-          {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
-          {Member::block, "cgwb_list .. nodeinfo[]", 376}}},
+          percpu,
+          {Member::block, "cgwb_list .. mm_list, nodeinfo[]", 424}}},
         {"v6.15",
          "v6.15",
-         {{Member::block, "css", 208, 8, {{css_cgroup, 0}, {css_refcnt, 16}, {css_parent, 184}}},
-          {Member::block, "id", 8, 4, {{id, 0}}},
+         {{Member::block, "css", 208, 8, {{css_cgroup, 0}, {css_refcnt, 16}, {css_parent, 192}}},
+          id_block,
           counter(Counter::memory),
           counter(Counter::swap),
-          {Member::block, "memory_peaks .. vmstats", 384},
-          {Member::block, "memory_events, memory_events_local", 144},
-          {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
+          {Member::block, "memory_peaks .. swap_events_file", 384},
+          {Member::block, "vmstats (a pointer), memory_events, memory_events_local", 152},
+          socket,
           {Member::block, "kmemcg_id .. objcg_list", 40},
-          {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
-          {Member::block, "cgwb_list .. deferred_split_queue", 336},
-          padding(),
-          counter(Counter::kmem),
+          percpu,
+          {Member::block, "cgwb_list .. mm_list", 352},
+          counter(Counter::kmem), // CONFIG_MEMCG_V1: the v1 fields at the end, line-aligned
           counter(Counter::tcpmem),
-          {Member::block, "events_percpu .. nodeinfo[]", 192}}},
+          {Member::block, "events_percpu .. nodeinfo[]", 144}}},
     };
     return all;
 }

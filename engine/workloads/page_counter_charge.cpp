@@ -55,8 +55,8 @@ PageCounterChargeWorkload::PageCounterChargeWorkload() {
         {"top_low", 32u, "memory.low of the top level, in pages"},
         {"leaf_max", 0u, "memory.max of the leaf in pages (0 = unlimited)"},
         {"pressure_checks", 1u,
-         "mem_cgroup_under_socket_pressure() walks per send and per ack (TCP checks it when it "
-         "charges and when an ack frees send space)"},
+         "mem_cgroup_under_socket_pressure() walks per uncharge (v6.0 TCP asks on every "
+         "__sk_mem_reduce_allocated)"},
         {"stats", true, "mod_memcg_state(MEMCG_SOCK) on every charge and uncharge"},
     };
 }

@@ -12,7 +12,9 @@ namespace hitmap::engine {
 
 class SocketChargeWalk {
 public:
-    // `pressure_checks`: mem_cgroup_under_socket_pressure() walks per send and per ack.
+    // `pressure_checks`: mem_cgroup_under_socket_pressure() walks per uncharge: v6.0's
+    // __sk_mem_reduce_allocated() asks sk_under_memory_pressure() every time it gives memory
+    // back (the charge side asks only above tcp_mem[0]; docs/LAYOUTS.md).
     SocketChargeWalk(MemcgCharger& charger, MemCgroup& memcg, unsigned max_pages,
                      std::size_t inflight, std::uint64_t seed, unsigned pressure_checks = 0)
         : charger_(charger)
@@ -37,9 +39,9 @@ public:
             charger_.template uncharge_skmem<Traced>(memcg_, held_[head_]);
             head_ = (head_ + 1) % held_.size();
             --size_;
+            for (unsigned i = 0; i < pressure_checks_; ++i)
+                memcg_.template under_socket_pressure<Traced>();
         }
-        for (unsigned i = 0; i < pressure_checks_; ++i)
-            memcg_.template under_socket_pressure<Traced>();
     }
 
     // Uncharges everything still held (outside the counted operations).

@@ -172,6 +172,9 @@ TEST(MemCgroupLayouts, WhatSharesTheMemoryUsageLine) {
     };
     const Layout& v60 = builtin("mem_cgroup", "v6.0");
     EXPECT_EQ(v60.at(counter_field(Counter::memory, pc::usage)).offset, 0xd0u);
+    // Shakeel Butt's sizes in the patch mail: 4032 for 6.0-rc1, 4416 with the padded counter.
+    EXPECT_EQ(v60.size, 4032u);
+    EXPECT_EQ(compose_mem_cgroup("v6.0", builtin("page_counter", "v6.1")).size, 4416u);
     EXPECT_EQ(on_usage_line(v60),
               (std::set<std::string>{"css.parent", "id", "memory.usage", "memory.min", "memory.low",
                                      "memory.high", "memory.max", "memory.emin"}));
