@@ -3,6 +3,7 @@
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/workloads/workload.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -45,8 +46,11 @@ void print_list() {
         for (const auto& v : info.variants)
             fmt::print("    {:<12} {}\n", v.name, v.description);
         fmt::print("  parameters (--param NAME=VALUE):\n");
+        std::size_t width = 12;
         for (const auto& p : info.params)
-            fmt::print("    {:<12} default {:<6} {}\n", p.name,
+            width = std::max(width, p.name.size());
+        for (const auto& p : info.params)
+            fmt::print("    {:<{}} default {:<6} {}\n", p.name, width,
                        report::json_text(p.default_value, -1), p.description);
         fmt::print("\n");
     }

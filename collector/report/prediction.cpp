@@ -3,7 +3,9 @@
 #include "collector/c2c/replay.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/unknown.hpp"
+#include "engine/layout/mem_cgroup_layout.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <map>
 
@@ -26,15 +28,15 @@ std::map<Key, FieldRate> rates_by_field(const c2c::ReplayResult& r,
     return out;
 }
 
-// Transfers on the lines that hold a page_counter's `usage`, whatever else shares them.
+// Transfers on the lines that hold a counter's charged usage, whatever else shares them.
 FieldRate usage_lines(const c2c::ReplayResult& r, const std::vector<engine::ObjectInfo>& objects,
                       std::uint64_t ops) {
     std::uint64_t transfers = 0, hitm = 0;
     for (const auto& l : r.lines) {
         bool has_usage = false;
         for (const auto& f : r.fields)
-            if (f.line == l.line && f.field_name == "usage" && l.line.object < objects.size() &&
-                objects[l.line.object].layout.type->name == "page_counter")
+            if (f.line == l.line && l.line.object < objects.size() &&
+                engine::is_charged_usage(*objects[l.line.object].layout.type, f.field_name))
                 has_usage = true;
         if (has_usage) {
             transfers += l.counts.transfers();
@@ -110,8 +112,14 @@ Prediction compare_prediction(const store::C2cData& recorded, const c2c::ReplayR
 }
 
 std::string format_prediction(const Prediction& p, bool with_measured) {
-    std::string out = fmt::format("{:<22} {:<20} {:>14} {:>14}", "object", "field", "recorded/1k",
-                                  "predicted/1k");
+    // Columns as wide as the longest object and field named ("memory.children_low_usage").
+    std::size_t object_width = 22, field_width = 20;
+    for (const auto& r : p.rows) {
+        object_width = std::max(object_width, r.object.size());
+        field_width = std::max(field_width, r.field.size());
+    }
+    std::string out = fmt::format("{:<{}} {:<{}} {:>14} {:>14}", "object", object_width, "field",
+                                  field_width, "recorded/1k", "predicted/1k");
     if (with_measured)
         out += fmt::format(" {:>14} {:>14}", "measured/1k", "pred vs meas");
     out += "   (transfers per 1,000 operations)\n";
@@ -120,8 +128,8 @@ std::string format_prediction(const Prediction& p, bool with_measured) {
                          (r.measured && positive(r.measured->transfers));
         if (!any)
             continue;
-        out += fmt::format("{:<22} {:<20} {:>14} {:>14}", r.object, r.field,
-                           rate(r.recorded.transfers), rate(r.predicted.transfers));
+        out += fmt::format("{:<{}} {:<{}} {:>14} {:>14}", r.object, object_width, r.field,
+                           field_width, rate(r.recorded.transfers), rate(r.predicted.transfers));
         if (with_measured)
             out += r.measured ? fmt::format(" {:>14} {:>14}", rate(r.measured->transfers),
                                             delta(r.predicted.transfers, r.measured->transfers))
@@ -129,7 +137,7 @@ std::string format_prediction(const Prediction& p, bool with_measured) {
         out += "\n";
     }
     out +=
-        fmt::format("\nlines holding page_counter.usage: recorded {}/1k, predicted {}/1k",
+        fmt::format("\nlines holding the charged usage: recorded {}/1k, predicted {}/1k",
                     rate(p.usage_line_recorded.transfers), rate(p.usage_line_predicted.transfers));
     if (with_measured && p.usage_line_measured)
         out += fmt::format(

@@ -189,6 +189,12 @@ Layout compose_mem_cgroup(std::string_view shape_name, const Layout& pc_layout) 
     return out;
 }
 
+bool is_charged_usage(const StructType& type, std::string_view field) {
+    if (&type == &mem_cgroup_type())
+        return field == "memory.usage";
+    return (&type == &page_counter_type() || &type == &res_counter_type()) && field == "usage";
+}
+
 std::optional<std::string> shape_of(const Layout& mem_cgroup) {
     if (mem_cgroup.type != &mem_cgroup_type())
         return std::nullopt;

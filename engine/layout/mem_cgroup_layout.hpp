@@ -58,6 +58,10 @@ std::string_view shape_page_counter(std::string_view shape);
 // user layout. A user layout should not take a built-in version name as its own.
 std::optional<std::string> shape_of(const Layout& mem_cgroup);
 
+// The field every charge read-modify-writes: page_counter's usage, mem_cgroup's memory.usage,
+// res_counter's usage. Reports total the transfers of the lines that hold one.
+bool is_charged_usage(const StructType& type, std::string_view field);
+
 // The layout `recorded` is replayed or run under, given --layout overrides (struct name ->
 // layout): its own struct's override; for a composed mem_cgroup, a page_counter override
 // recomposed into its shape; otherwise nullopt (keep the recorded layout). Throws LayoutError
