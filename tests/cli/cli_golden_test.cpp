@@ -105,11 +105,15 @@ TEST(CliStored, PaddingRemovesTheLimitFieldTransfersAndKeepsUsage) {
     const std::string db = stored_db(dir);
     auto v60 = field_transfers(db, "1", dir);
     auto v61 = field_transfers(db, "2", dir);
-    const double limits60 = v60["min"] + v60["low"] + v60["high"] + v60["max"];
-    const double limits61 = v61["min"] + v61["low"] + v61["high"] + v61["max"];
+    const double limits60 =
+        v60["memory.min"] + v60["memory.low"] + v60["memory.high"] + v60["memory.max"];
+    const double limits61 =
+        v61["memory.min"] + v61["memory.low"] + v61["memory.high"] + v61["memory.max"];
     EXPECT_GT(limits60, 50);
     EXPECT_LE(limits61, 0.1 * limits60);
-    EXPECT_GT(v61["usage"], 100) << "usage is truly shared in every layout";
+    EXPECT_GT(v61["memory.usage"], 100) << "usage is truly shared in every layout";
+    // v6.0 puts css.parent on memory.usage's line (memory at +0xd0), v6.1 does not.
+    EXPECT_GT(v60["css.parent"], 10 * std::max(v61["css.parent"], 1.0));
 }
 
 // Moved from the live CliC2c tests: replayed under the padded layout, the v6.0 trace predicts
@@ -121,15 +125,25 @@ TEST(CliStored, PredictionUnderPaddingDropsTheLimitFields) {
         {"predict", "1", "--layout", "page_counter=v6.1", "--json", "--db", db}, dir.path());
     ASSERT_EQ(r.status, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    double recorded = 0, predicted = 0;
-    for (const auto& f : j["fields"])
-        if (f["field"] == "high" || f["field"] == "max" || f["field"] == "min" ||
-            f["field"] == "low") {
-            recorded += f["recorded"]["transfers_per_1k_ops"].get<double>();
-            predicted += f["predicted"]["transfers_per_1k_ops"].get<double>();
+    double recorded = 0, predicted = 0, parent_recorded = 0, parent_predicted = 0;
+    for (const auto& f : j["fields"]) {
+        const double r = f["recorded"]["transfers_per_1k_ops"].get<double>();
+        const double p = f["predicted"]["transfers_per_1k_ops"].get<double>();
+        if (f["field"] == "memory.high" || f["field"] == "memory.max" ||
+            f["field"] == "memory.min" || f["field"] == "memory.low") {
+            recorded += r;
+            predicted += p;
         }
-    EXPECT_GT(recorded, 10);
+        if (f["field"] == "css.parent") {
+            parent_recorded += r;
+            parent_predicted += p;
+        }
+    }
+    EXPECT_GT(recorded, 3);
     EXPECT_LE(predicted, 0.1 * recorded);
+    // The padded counter moves memory.usage off the line of css.parent, read on every walk.
+    EXPECT_GT(parent_recorded, 50);
+    EXPECT_LE(parent_predicted, 0.05 * parent_recorded);
     EXPECT_GT(j["usage_lines"]["predicted"]["transfers_per_1k_ops"].get<double>(), 100);
 }
 
