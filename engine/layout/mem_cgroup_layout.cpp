@@ -60,62 +60,47 @@ Member padding() {
 // cgroup_subsys_state of the version; "opaque" blocks are the members between the probed ones,
 // summed. v6.0 sums to Feng Tang's memory at +0xd0 and Shakeel Butt's sizeof 4032 (4416 with
 // the v6.1 page_counter); the embedded vmstats' size depends on the stat items configured.
+// 6.0-rc1 and 6.1 declare the same members; they differ in the embedded struct memcg_vmstats
+// (16 bytes per stat and event item) and in the tail (6.1 adds mm_list under LRU_GEN).
+std::vector<Member> members_v6_0_family(std::uint32_t vmstats_bytes, std::uint32_t tail_bytes,
+                                        std::string_view tail) {
+    using namespace mcg;
+    return {{Member::block, "css", 200, 8, {{css_cgroup, 0}, {css_refcnt, 16}, {css_parent, 192}}},
+            {Member::block, "id", 8, 4, {{id, 0}}},
+            counter(Counter::memory),
+            counter(Counter::swap),
+            counter(Counter::kmem),
+            counter(Counter::tcpmem),
+            {Member::block, "high_work .. move_lock_flags", 456},
+            padding(),
+            // then memory_events[9] and memory_events_local[9]
+            {Member::block, "vmstats, memory_events, memory_events_local", vmstats_bytes + 144},
+            {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
+            {Member::block, "tcpmem_active .. objcg_list", 40},
+            padding(),
+            {Member::block, "moving_account, move_lock_task", 16},
+            {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
+            {Member::block, tail, tail_bytes}};
+}
+
 const std::vector<Shape>& shapes() {
     using namespace mcg;
-    static const Member css_v6_0{
-        Member::block, "css", 200, 8, {{css_cgroup, 0}, {css_refcnt, 16}, {css_parent, 192}}};
-    static const Member id_block{Member::block, "id", 8, 4, {{id, 0}}};
-    static const Member socket{Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}};
-    static const Member percpu{Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}};
     static const std::vector<Shape> all{
-        {"v6.0",
-         "v6.0",
-         {css_v6_0,
-          id_block,
-          counter(Counter::memory),
-          counter(Counter::swap),
-          counter(Counter::kmem),
-          counter(Counter::tcpmem),
-          {Member::block, "high_work .. move_lock_flags", 456},
-          padding(),
-          // struct memcg_vmstats, embedded: 16 bytes per stat and event item (143 here, in the
-          // 141..144 that sizeof 4032 allows), then memory_events[9] and _local[9].
-          {Member::block, "vmstats, memory_events, memory_events_local", 2288 + 144},
-          socket,
-          {Member::block, "tcpmem_active .. objcg_list", 40},
-          padding(),
-          {Member::block, "moving_account, move_lock_task", 16},
-          percpu,
-          {Member::block, "cgwb_list .. nodeinfo[]", 360}}},
-        {"v6.1",
-         "v6.1",
-         {css_v6_0,
-          id_block,
-          counter(Counter::memory),
-          counter(Counter::swap),
-          counter(Counter::kmem),
-          counter(Counter::tcpmem),
-          {Member::block, "high_work .. move_lock_flags", 456},
-          padding(),
-          // vmstats' events shrank to NR_MEMCG_EVENTS in 6.1-rc1 (about 65 items in all).
-          {Member::block, "vmstats, memory_events, memory_events_local", 1040 + 144},
-          socket,
-          {Member::block, "tcpmem_active .. objcg_list", 40},
-          padding(),
-          {Member::block, "moving_account, move_lock_task", 16},
-          percpu,
-          {Member::block, "cgwb_list .. mm_list, nodeinfo[]", 424}}},
+        // 143 stat and event items: in the 141..144 that sizeof 4032 allows.
+        {"v6.0", "v6.0", members_v6_0_family(2288, 360, "cgwb_list .. nodeinfo[]")},
+        // The events shrank to NR_MEMCG_EVENTS in 6.1-rc1: about 65 items in all.
+        {"v6.1", "v6.1", members_v6_0_family(1040, 424, "cgwb_list .. mm_list, nodeinfo[]")},
         {"v6.15",
          "v6.15",
          {{Member::block, "css", 208, 8, {{css_cgroup, 0}, {css_refcnt, 16}, {css_parent, 192}}},
-          id_block,
+          {Member::block, "id", 8, 4, {{id, 0}}},
           counter(Counter::memory),
           counter(Counter::swap),
           {Member::block, "memory_peaks .. swap_events_file", 384},
           {Member::block, "vmstats (a pointer), memory_events, memory_events_local", 152},
-          socket,
+          {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
           {Member::block, "kmemcg_id .. objcg_list", 40},
-          percpu,
+          {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
           {Member::block, "cgwb_list .. mm_list", 352},
           counter(Counter::kmem), // CONFIG_MEMCG_V1: the v1 fields at the end, line-aligned
           counter(Counter::tcpmem),

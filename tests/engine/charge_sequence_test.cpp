@@ -117,31 +117,29 @@ std::vector<std::string> first_charge_v6_0() {
     };
 }
 
+// The v6.0 code's first charge and pressure walk under `layout`.
+std::vector<std::string> first_charge(const Layout& layout) {
+    Path path({ProtectionPropagation::always_exchange, false}, layout);
+    MemCgroup& leaf = path.tree.leaf();
+    return path.accesses([&] {
+        EXPECT_TRUE(path.charger.charge_skmem(leaf, 4));
+        leaf.under_socket_pressure();
+    });
+}
+
 TEST(ChargeSequence, FirstSocketChargeV6_0) {
     if (!HITMAP_PROBES)
         GTEST_SKIP() << "probes compiled out";
-    Path path({ProtectionPropagation::always_exchange, false},
-              *find_builtin_layout("mem_cgroup", "v6.0"));
-    MemCgroup& leaf = path.tree.leaf();
-    EXPECT_EQ(path.accesses([&] {
-        ASSERT_TRUE(path.charger.charge_skmem(leaf, 4));
-        leaf.under_socket_pressure();
-    }),
-              first_charge_v6_0());
+    EXPECT_EQ(first_charge(*find_builtin_layout("mem_cgroup", "v6.0")), first_charge_v6_0());
 }
 
 // Patch 2 moves fields, not accesses: the same sequence under the padded counter.
 TEST(ChargeSequence, PatchTwoAloneKeepsTheSequence) {
     if (!HITMAP_PROBES)
         GTEST_SKIP() << "probes compiled out";
-    Path path({ProtectionPropagation::always_exchange, false},
-              compose_mem_cgroup("v6.0", *find_builtin_layout("page_counter", "v6.1")));
-    MemCgroup& leaf = path.tree.leaf();
-    EXPECT_EQ(path.accesses([&] {
-        ASSERT_TRUE(path.charger.charge_skmem(leaf, 4));
-        leaf.under_socket_pressure();
-    }),
-              first_charge_v6_0());
+    EXPECT_EQ(
+        first_charge(compose_mem_cgroup("v6.0", *find_builtin_layout("page_counter", "v6.1"))),
+        first_charge_v6_0());
 }
 
 // Patch 1: the protected usage is read first; the xchg and the parent's add happen only when
