@@ -66,18 +66,24 @@ void StripWidget::paintEvent(QPaintEvent*) {
         p.setPen(QColor(90, 90, 90));
         p.drawRect(b);
         p.setPen(t > 0.75 ? Qt::white : Qt::black);
+        // "memory.usage" where it fits, else its last part ("usage"): a narrow box shows the
+        // member, its tooltip the whole path.
+        const int room = static_cast<int>(b.width()) - 4;
+        QString name = box.name;
+        if (const auto dot = name.lastIndexOf(QLatin1Char('.'));
+            dot >= 0 && fontMetrics().horizontalAdvance(name) > room)
+            name = name.mid(dot + 1);
         const QString label =
             box.counts.transfers()
                 ? QStringLiteral("%1\n%2/1k")
-                      .arg(box.name)
+                      .arg(name)
                       .arg(
                           text_or_unknown(report::per_thousand(box.counts.transfers(), strip_->ops),
                                           [](double v) { return QString::number(v, 'f', 1); }))
-                : box.name;
-        const QString shown =
-            fontMetrics().elidedText(box.name, Qt::ElideRight, static_cast<int>(b.width()) - 4);
+                : name;
+        const QString shown = fontMetrics().elidedText(name, Qt::ElideRight, room);
         p.drawText(b.adjusted(2, 2, -2, -2), Qt::AlignCenter | Qt::TextWordWrap,
-                   shown == box.name ? label : shown);
+                   shown == name ? label : shown);
     }
     // Ruler: a tick every 8 bytes, a line boundary marked heavier.
     p.setPen(palette().text().color());
