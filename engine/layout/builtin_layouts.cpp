@@ -47,7 +47,7 @@ const StructType& css_v2_6_31_type() {
 
 std::span<const StructType* const> struct_types() {
     static const std::array<const StructType*, 7> types{
-        &page_counter_type(),       &memcg_stock_type(), &mem_cgroup_type(),
+        &page_counter_type(),       &memcg_stock_type(),        &mem_cgroup_type(),
         &memcg_percpu_stats_type(), &memcg_stats_global_type(), &res_counter_type(),
         &css_v2_6_31_type()};
     return types;
