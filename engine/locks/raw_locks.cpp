@@ -23,13 +23,13 @@ void futex_wake_one(std::atomic<std::uint32_t>& word) {
 
 } // namespace
 
-void RawFutexMutex::lock_contended() {
+void RawFutexMutex::lock_contended_futex() {
     // Whoever takes the lock from here on marks it 2: we cannot know whether others sleep.
     while (state_.exchange(2, std::memory_order_acquire) != 0)
         futex_wait(state_, 2);
 }
 
-void RawFutexMutex::unlock() {
+void RawFutexMutex::unlock_futex() {
     if (state_.fetch_sub(1, std::memory_order_release) != 1) {
         state_.store(0, std::memory_order_release);
         futex_wake_one(state_);

@@ -19,19 +19,16 @@ ResCounter::ResCounter(ObjectRegistry& registry, std::string name, LockClass& lo
     , parent_(parent) {
     poke(rc::limit, limit);
     poke(rc::parent, reinterpret_cast<std::uintptr_t>(parent));
+    std::visit([&](auto& l) { l.bind_word(*this, rc::lock); }, lock_);
 }
 
 // The call site is the caller's (res_counter_charge or _uncharge), as lock_stat reports it.
 void ResCounter::lock(Site site, std::source_location where) {
-    std::visit([&](auto& l) { l.lock(where); }, lock_);
-    // The acquiring atomic on the lock word (a ticket's xadd, a test-and-set's xchg).
-    touch(rc::lock, AccessKind::rmw, site);
+    std::visit([&](auto& l) { l.lock(site, where); }, lock_);
 }
 
 void ResCounter::unlock(Site site) {
-    // The release writes the word (2.6.31's ticket unlock is a plain incb of the owner byte).
-    touch(rc::lock, AccessKind::store, site);
-    std::visit([](auto& l) { l.unlock(); }, lock_);
+    std::visit([&](auto& l) { l.unlock(site); }, lock_);
 }
 
 bool ResCounter::charge_locked(std::uint64_t bytes) {

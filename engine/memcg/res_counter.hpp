@@ -6,8 +6,8 @@
 //
 // A probed struct res_counter (layout res_counter v2.6.31): the counters are its fields, and
 // the lock word at +32 shares their line, so a charge's lock traffic and its counter traffic
-// land on one cacheline as they did. The lock itself is an InstrumentedLock (for lock_stat);
-// its acquisitions and releases are recorded as accesses to the lock word.
+// land on one cacheline as they did. The lock itself is an InstrumentedLock (for lock_stat)
+// bound to that word, so its accesses are recorded as accesses to the field.
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/locks/instrumented_lock.hpp"
 #include "engine/probe/probed_object.hpp"

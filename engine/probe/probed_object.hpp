@@ -9,6 +9,7 @@
 #include "engine/probe/object_registry.hpp"
 #include "engine/probe/site.hpp"
 #include "engine/probe/trace_buffer.hpp"
+#include "engine/runtime/simulation.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -34,7 +35,8 @@ public:
 
     // Traced = false is the copy of the charge path the workloads run while tracing is off:
     // its probes are compiled out, so an idle probe costs nothing per access (the workload
-    // picks the copy once per operation). Traced = true records when a buffer is installed.
+    // picks the copy once per operation). Traced = true records when a buffer is installed,
+    // and hands the access to the simulator when a simulation runs the code.
     template <bool Traced = true> std::uint64_t load(FieldId f, Site site) const {
         record<Traced>(f, AccessKind::load, site);
         return read_raw(f);
@@ -66,6 +68,12 @@ public:
         record<Traced>(f, kind, site);
     }
 
+    // A spin-wait on a field whose value this CPU holds: sleeps until another virtual CPU writes
+    // its line. Only simulated locks call it.
+    void wait_for_write(Simulation& sim, FieldId f) const {
+        sim.wait_for_write(id_, f, log2_size_[f], offset_[f]);
+    }
+
     // Untraced access for set-up and checks outside the measured region.
     std::uint64_t peek(FieldId f) const { return read_raw(f); }
     void poke(FieldId f, std::uint64_t v) { write_raw(f, v); }
@@ -75,10 +83,14 @@ private:
     void record([[maybe_unused]] FieldId f, [[maybe_unused]] AccessKind kind,
                 [[maybe_unused]] Site site) const {
 #if HITMAP_PROBES
-        if constexpr (Traced)
+        if constexpr (Traced) {
             if (TraceBuffer* buffer = current_trace_buffer()) [[unlikely]]
                 buffer->append(id_, f, kind, log2_size_[f], offset_[f],
                                static_cast<std::uint16_t>(site), !owner_only_);
+            else if (Simulation* sim = current_simulation()) [[unlikely]]
+                sim->access(id_, f, kind, log2_size_[f], offset_[f],
+                            static_cast<std::uint16_t>(site));
+        }
 #endif
     }
 

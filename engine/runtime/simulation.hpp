@@ -1,0 +1,40 @@
+#pragma once
+// The seam through which a simulated machine runs the engine's own code. While a simulation
+// runs the workers, every probe and every access of a simulated lock to its word calls in
+// here; the simulator decides when that access happens in virtual time (resuming whichever
+// virtual CPU is furthest behind) and what it costs, so the engine's branches follow the
+// simulated interleaving. Nothing here knows the simulator's machine model.
+#include "engine/layout/layout.hpp"
+#include "engine/probe/object_registry.hpp"
+#include "engine/probe/trace_record.hpp"
+
+#include <cstdint>
+
+namespace hitmap::engine {
+
+class Simulation {
+public:
+    virtual ~Simulation() = default;
+
+    // The running virtual CPU reaches an access; it returns when the access may be made.
+    virtual void access(ObjectId object, FieldId field, AccessKind kind, std::uint8_t log2_size,
+                        std::uint16_t offset, std::uint16_t site) = 0;
+    // A spinning waiter whose copy of the line holding (object, field) is valid: it sleeps until
+    // another CPU writes that line, as a pause loop on a cached word does.
+    virtual void wait_for_write(ObjectId object, FieldId field, std::uint8_t log2_size,
+                                std::uint16_t offset) = 0;
+    // Virtual nanoseconds since the simulated run began, and the running virtual CPU.
+    virtual std::uint64_t now_ns() const = 0;
+    virtual unsigned cpu() const = 0;
+};
+
+namespace detail {
+inline thread_local Simulation* t_simulation = nullptr;
+}
+
+// Null unless the calling code runs inside a simulation.
+inline Simulation* current_simulation() {
+    return detail::t_simulation;
+}
+
+} // namespace hitmap::engine
