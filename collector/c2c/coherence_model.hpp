@@ -84,12 +84,9 @@ public:
         return miss(line, cpu, write, lo, hi, tag);
     }
 
-    static constexpr CpuIndex kNoOwner = UINT16_MAX;
-    // The line's state before an access, for a caller that prices it (the simulator).
-    const CpuSet& holders(std::uint32_t line) const { return lines_[line].holders; }
-    CpuIndex owner(std::uint32_t line) const { return lines_[line].owner; }
-
 private:
+    static constexpr CpuIndex kNoOwner = UINT16_MAX;
+
     struct LineState {
         CpuSet holders;
         std::uint32_t last_writer = Outcome::kNoWriter;

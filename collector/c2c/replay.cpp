@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 #include <map>
-#include <tuple>
 
 namespace hitmap::c2c {
 
@@ -20,39 +19,38 @@ public:
              const ReplayConfig& config)
         : threads_(threads)
         , config_(config)
-        , core_(objects, config, true) {
+        , core_(objects, config) {
         cpu_of_recorded_.assign(std::size_t{1} << 16, kNoCpu);
         cpu_of_stream_.assign(threads.size(), kNoCpu);
     }
 
     ReplayResult run() {
         const TraceMerger merger(threads_);
-        try {
-            if (config_.model_cpus == ModelCpus::recorded)
-                merger.merge([this](std::uint32_t s, const engine::TraceRecord& r) {
-                    step<ModelCpus::recorded>(s, r);
-                });
-            else
-                merger.merge([this](std::uint32_t s, const engine::TraceRecord& r) {
-                    step<ModelCpus::thread>(s, r);
-                });
-        } catch (const ReplayError& e) {
-            const auto records = threads_[stream_].records;
-            throw ReplayError(fmt::format("thread {} record {}: {}", threads_[stream_].thread,
-                                          record_ - records.data(), e.what()));
-        }
-        return core_.finish(merger.records(), config_.model_cpus, core_.l1_hit_cycles());
+        if (config_.model_cpus == ModelCpus::recorded)
+            merger.merge([this](std::uint32_t s, const engine::TraceRecord& r) {
+                step<ModelCpus::recorded>(s, r);
+            });
+        else
+            merger.merge([this](std::uint32_t s, const engine::TraceRecord& r) {
+                step<ModelCpus::thread>(s, r);
+            });
+        return core_.finish(merger.records(), config_.model_cpus);
     }
 
 private:
     template <ModelCpus M> void step(std::uint32_t stream, const engine::TraceRecord& r) {
-        stream_ = stream; // for the error message of a record that does not fit
-        record_ = &r;
         CpuIndex cpu =
             M == ModelCpus::recorded ? cpu_of_recorded_[r.cpu()] : cpu_of_stream_[stream];
         if (cpu == kNoCpu) [[unlikely]]
             cpu = add_cpu<M>(stream, r);
-        core_.step(cpu, r);
+        // The handler costs nothing until a record does not fit; then it names the record.
+        try {
+            core_.step(cpu, r);
+        } catch (const ReplayError& e) {
+            const auto records = threads_[stream].records;
+            throw ReplayError(fmt::format("thread {} record {}: {}", threads_[stream].thread,
+                                          &r - records.data(), e.what()));
+        }
     }
 
     template <ModelCpus M>
@@ -68,8 +66,6 @@ private:
     ReplayCore core_;
     std::vector<CpuIndex> cpu_of_recorded_; // recorded CPU -> model CPU
     std::vector<CpuIndex> cpu_of_stream_;   // stream index -> model CPU
-    std::uint32_t stream_ = 0;
-    const engine::TraceRecord* record_ = nullptr;
 };
 
 } // namespace

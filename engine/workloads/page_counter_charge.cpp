@@ -131,35 +131,36 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
     result.traces = make_trace_buffers(config);
     MemCgroup& leaf = tree.leaf();
 
-    result.seconds = run_workers(config, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
-        TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
-        ThreadTraceScope scope(trace);
-        MemcgCharger charger(*stocks[slot], counters[slot],
-                             stats.empty() ? nullptr : stats[slot].get());
-        SocketChargeWalk socket(charger, leaf, max_pages, inflight,
-                                0x9E3779B97F4A7C15ull * (slot + 1), pressure_checks);
-        const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
-        const bool probed = probes_wanted(trace);
-        std::uint64_t ops = 0;
-        while (ops < limit) {
-            if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
-                break;
-            // The probe-free copy of the charge path unless this thread is traced or
-            // simulated.
-            if (probed)
-                socket.step<true>();
-            else
-                socket.step<false>();
-            ++ops;
-            if (trace)
-                trace->end_operation();
-        }
-        // Give back what is still held, outside the counted operations.
-        ThreadTraceScope untraced(nullptr);
-        socket.release_all();
-        stocks[slot]->drain();
-        result.ops_per_thread[slot] = ops;
-    });
+    result.seconds = WorkerPool::run(
+        config.threads, config.stop, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
+            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
+            ThreadTraceScope scope(trace);
+            MemcgCharger charger(*stocks[slot], counters[slot],
+                                 stats.empty() ? nullptr : stats[slot].get());
+            SocketChargeWalk socket(charger, leaf, max_pages, inflight,
+                                    0x9E3779B97F4A7C15ull * (slot + 1), pressure_checks);
+            const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
+            const bool probed = probes_wanted(trace);
+            std::uint64_t ops = 0;
+            while (ops < limit) {
+                if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
+                    break;
+                // The probe-free copy of the charge path unless this thread is traced or
+                // simulated.
+                if (probed)
+                    socket.step<true>();
+                else
+                    socket.step<false>();
+                ++ops;
+                if (trace)
+                    trace->end_operation();
+            }
+            // Give back what is still held, outside the counted operations.
+            ThreadTraceScope untraced(nullptr);
+            socket.release_all();
+            stocks[slot]->drain();
+            result.ops_per_thread[slot] = ops;
+        });
 
     for (unsigned t = 0; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];

@@ -114,50 +114,51 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
     result.ops_per_thread.assign(config.threads, 0);
     result.traces = make_trace_buffers(config);
 
-    result.seconds = run_workers(config, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
-        LockSlotScope lock_slot(slot);
-        TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
-        ThreadTraceScope scope(trace);
-        ResPageCharger charger(memcg, precharge, variant.precharge, counters[slot]);
-        auto page = std::make_unique<PageClearer>();
-        const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
-        unsigned held = 0;
-        std::uint64_t frees = 0;
-        std::uint64_t ops = 0;
-        while (ops < limit) {
-            if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
-                break;
-            // A page faulted in; once `inflight` are held, pages are freed first: one
-            // alone, or an unmap-like batch, spread evenly in the given proportion.
-            if (held == inflight) {
-                ++frees;
-                if ((frees * single_free_percent) / 100 !=
-                    ((frees - 1) * single_free_percent) / 100) {
-                    charger.uncharge_page();
-                    --held;
-                } else {
-                    charger.uncharge_start();
-                    for (unsigned i = 0; i < unmap_batch && held > 0; ++i, --held)
+    result.seconds = WorkerPool::run(
+        config.threads, config.stop, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
+            LockSlotScope lock_slot(slot);
+            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
+            ThreadTraceScope scope(trace);
+            ResPageCharger charger(memcg, precharge, variant.precharge, counters[slot]);
+            auto page = std::make_unique<PageClearer>();
+            const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
+            unsigned held = 0;
+            std::uint64_t frees = 0;
+            std::uint64_t ops = 0;
+            while (ops < limit) {
+                if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
+                    break;
+                // A page faulted in; once `inflight` are held, pages are freed first: one
+                // alone, or an unmap-like batch, spread evenly in the given proportion.
+                if (held == inflight) {
+                    ++frees;
+                    if ((frees * single_free_percent) / 100 !=
+                        ((frees - 1) * single_free_percent) / 100) {
                         charger.uncharge_page();
-                    charger.uncharge_end();
+                        --held;
+                    } else {
+                        charger.uncharge_start();
+                        for (unsigned i = 0; i < unmap_batch && held > 0; ++i, --held)
+                            charger.uncharge_page();
+                        charger.uncharge_end();
+                    }
                 }
+                if (charger.charge_page()) {
+                    ++held;
+                    if (clear_page)
+                        page->clear();
+                }
+                ++ops;
+                if (trace)
+                    trace->end_operation();
             }
-            if (charger.charge_page()) {
-                ++held;
-                if (clear_page)
-                    page->clear();
-            }
-            ++ops;
-            if (trace)
-                trace->end_operation();
-        }
-        // Give back what is still held, outside the counted operations.
-        ThreadTraceScope untraced(nullptr);
-        for (; held > 0; --held)
-            charger.uncharge_page();
-        charger.drain();
-        result.ops_per_thread[slot] = ops;
-    });
+            // Give back what is still held, outside the counted operations.
+            ThreadTraceScope untraced(nullptr);
+            for (; held > 0; --held)
+                charger.uncharge_page();
+            charger.drain();
+            result.ops_per_thread[slot] = ops;
+        });
 
     for (unsigned t = 0; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];

@@ -66,13 +66,6 @@ std::vector<ThreadTrace> Workload::make_trace_buffers(const WorkloadRunConfig& c
     return traces;
 }
 
-double Workload::run_workers(const WorkloadRunConfig& config, const ThreadHooks& hooks,
-                             const WorkerPool::Body& body) {
-    if (config.executor)
-        return config.executor->run(config.threads, config.stop, hooks, body);
-    return WorkerPool::run(config.threads, config.stop, hooks, body);
-}
-
 const Workload& find_workload(std::string_view name) {
     for (const Workload* w : all_workloads())
         if (w->info().name == name)

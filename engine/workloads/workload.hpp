@@ -5,7 +5,6 @@
 #include "engine/locks/lock_class_report.hpp"
 #include "engine/probe/object_registry.hpp"
 #include "engine/probe/trace_buffer.hpp"
-#include "engine/runtime/executor.hpp"
 #include "engine/runtime/simulation.hpp"
 #include "engine/runtime/worker_pool.hpp"
 
@@ -62,8 +61,6 @@ struct WorkloadRunConfig {
     nlohmann::json params = nlohmann::json::object(); // overrides of the defaults
     std::map<std::string, Layout> layouts;            // struct name -> layout override
     TraceOptions trace;
-    // Runs the worker bodies; null: real threads (WorkerPool). Must outlive run().
-    const WorkerExecutor* executor = nullptr;
 };
 
 struct ThreadTrace {
@@ -95,9 +92,6 @@ protected:
     nlohmann::json resolve_params(const WorkloadRunConfig& config) const;
     // Per-thread trace buffers (or none), installed by the caller in each worker.
     static std::vector<ThreadTrace> make_trace_buffers(const WorkloadRunConfig& config);
-    // Runs the bodies on config.executor (or real threads); returns its seconds.
-    static double run_workers(const WorkloadRunConfig& config, const ThreadHooks& hooks,
-                              const WorkerPool::Body& body);
     // Whether the calling worker must run the probed copy of the charge path: it traces, or a
     // simulation needs every access.
     static bool probes_wanted(const TraceBuffer* trace) {
