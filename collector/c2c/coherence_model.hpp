@@ -42,6 +42,11 @@ public:
         set(c);
     }
     bool none() const { return (words_[0] | words_[1] | words_[2] | words_[3]) == 0; }
+    template <class F> void for_each(F&& f) const {
+        for (std::size_t w = 0; w < words_.size(); ++w)
+            for (std::uint64_t bits = words_[w]; bits; bits &= bits - 1)
+                f(static_cast<CpuIndex>(w * 64 + std::countr_zero(bits)));
+    }
     std::uint32_t count() const {
         std::uint32_t n = 0;
         for (auto w : words_)
@@ -62,6 +67,15 @@ struct Outcome {
     bool true_sharing = false;
 };
 
+inline constexpr CpuIndex kNoCpu = UINT16_MAX;
+
+// A line's state before a miss: who holds it and who owns it (M or E), for a caller that
+// prices the miss by where the line comes from.
+struct LineView {
+    const CpuSet& holders;
+    CpuIndex owner; // kNoCpu when Shared or untouched
+};
+
 class CoherenceModel {
 public:
     CoherenceModel(std::size_t lines, std::uint32_t line_size);
@@ -71,21 +85,29 @@ public:
     Outcome access(std::uint32_t line, CpuIndex cpu, bool write, std::uint16_t lo, std::uint16_t hi,
                    std::uint32_t tag) {
         LineState& s = lines_[line];
-        if (write) {
-            if (s.owner == cpu) { // M or E here: a hit (E -> M silently)
-                s.modified = true;
-                if (s.last_writer != tag)
-                    note_write(line, lo, hi, tag);
-                return {};
-            }
-        } else if (s.holders.test(cpu)) {
-            return {};
+        if (!hit(s, cpu, write))
+            return miss(line, cpu, write, lo, hi, tag);
+        if (write) { // M or E here (E -> M silently)
+            s.modified = true;
+            if (s.last_writer != tag)
+                note_write(line, lo, hi, tag);
         }
-        return miss(line, cpu, write, lo, hi, tag);
+        return {};
+    }
+
+    // Whether the access would hit, without making it; on a miss, on_miss(LineView) sees the
+    // line's state (a simulator prices the miss from it before deciding when it happens).
+    template <class OnMiss> bool hits(std::uint32_t line, CpuIndex cpu, bool write,
+                                      OnMiss&& on_miss) const {
+        const LineState& s = lines_[line];
+        if (hit(s, cpu, write))
+            return true;
+        on_miss(LineView{s.holders, s.owner});
+        return false;
     }
 
 private:
-    static constexpr CpuIndex kNoOwner = UINT16_MAX;
+    static constexpr CpuIndex kNoOwner = kNoCpu;
 
     struct LineState {
         CpuSet holders;
@@ -94,6 +116,10 @@ private:
         bool modified = false;
     };
 
+    // A write needs the line in M or E here; a load needs any copy here.
+    static bool hit(const LineState& s, CpuIndex cpu, bool write) {
+        return write ? s.owner == cpu : s.holders.test(cpu);
+    }
     Outcome miss(std::uint32_t line, CpuIndex cpu, bool write, std::uint16_t lo, std::uint16_t hi,
                  std::uint32_t tag);
     void attribute(Outcome& out, std::uint32_t line, std::uint16_t lo, std::uint16_t hi) const;

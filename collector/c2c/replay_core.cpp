@@ -5,16 +5,14 @@ namespace hitmap::c2c {
 ReplayCore::ReplayCore(const std::vector<engine::ObjectInfo>& objects, const ReplayConfig& config)
     : map_(objects, config.line_size, config.phase_override, config.layouts)
     , model_(map_.line_count(), config.line_size)
-    , costs_(config.costs, map_.line_count()) {
+    , table_(config.costs, map_.line_count()) {
     std::size_t ids = 0;
     for (const auto& o : objects)
         ids = std::max(ids, std::size_t{o.id} + 1);
     fast_.resize(ids << 8);
 }
 
-void ReplayCore::on_miss(const engine::TraceRecord& r, std::uint32_t line, std::uint32_t part,
-                         const Outcome& o, Attribution::Cell& cell) {
-    cell.stall_cycles += costs_.charge(line, r.tsc(), o.cls, r.kind());
+void ReplayCore::on_miss(std::uint32_t part, const Outcome& o, Attribution::Cell& cell) {
     cell.invalidations += o.invalidations;
     if (o.cls == AccessClass::load_hitm || o.cls == AccessClass::store_hitm ||
         o.cls == AccessClass::store_shared)

@@ -18,6 +18,12 @@ inline unsigned current_lock_slot() {
     return detail::t_lock_slot;
 }
 
+// A fiber scheduler runs many slots on one host thread: it sets each context's slot as it
+// resumes it.
+inline void set_current_lock_slot(unsigned slot) {
+    detail::t_lock_slot = slot;
+}
+
 class LockSlotScope {
 public:
     explicit LockSlotScope(unsigned slot)

@@ -26,6 +26,10 @@ public:
     // Virtual nanoseconds since the simulated run began, and the running virtual CPU.
     virtual std::uint64_t now_ns() const = 0;
     virtual unsigned cpu() const = 0;
+    // The running virtual CPU has done its counted operations; what follows is clean-up. Its
+    // accesses are still scheduling points (a lock another CPU holds must still be waited
+    // for) but are no longer counted.
+    virtual void end_measurement() = 0;
 };
 
 namespace detail {
@@ -36,5 +40,21 @@ inline thread_local Simulation* t_simulation = nullptr;
 inline Simulation* current_simulation() {
     return detail::t_simulation;
 }
+
+// Installs a simulation for the calling thread: around a whole workload run, so set-up code
+// (a lock's initialising CPU) already sees virtual CPUs. Scopes nest.
+class SimulationScope {
+public:
+    explicit SimulationScope(Simulation* sim)
+        : previous_(detail::t_simulation) {
+        detail::t_simulation = sim;
+    }
+    ~SimulationScope() { detail::t_simulation = previous_; }
+    SimulationScope(const SimulationScope&) = delete;
+    SimulationScope& operator=(const SimulationScope&) = delete;
+
+private:
+    Simulation* previous_;
+};
 
 } // namespace hitmap::engine

@@ -131,8 +131,8 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
     result.traces = make_trace_buffers(config);
     MemCgroup& leaf = tree.leaf();
 
-    result.seconds = WorkerPool::run(
-        config.threads, config.stop, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
+    result.seconds = run_workers(
+        config, hooks, result.objects, [&](unsigned slot, const std::atomic<bool>& stop) {
             TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
             ThreadTraceScope scope(trace);
             MemcgCharger charger(*stocks[slot], counters[slot],
@@ -156,7 +156,7 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
                     trace->end_operation();
             }
             // Give back what is still held, outside the counted operations.
-            ThreadTraceScope untraced(nullptr);
+            OutsideMeasurement untraced;
             socket.release_all();
             stocks[slot]->drain();
             result.ops_per_thread[slot] = ops;

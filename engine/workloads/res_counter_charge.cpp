@@ -114,8 +114,8 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
     result.ops_per_thread.assign(config.threads, 0);
     result.traces = make_trace_buffers(config);
 
-    result.seconds = WorkerPool::run(
-        config.threads, config.stop, hooks, [&](unsigned slot, const std::atomic<bool>& stop) {
+    result.seconds = run_workers(
+        config, hooks, result.objects, [&](unsigned slot, const std::atomic<bool>& stop) {
             LockSlotScope lock_slot(slot);
             TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
             ThreadTraceScope scope(trace);
@@ -153,7 +153,7 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
                     trace->end_operation();
             }
             // Give back what is still held, outside the counted operations.
-            ThreadTraceScope untraced(nullptr);
+            OutsideMeasurement untraced;
             for (; held > 0; --held)
                 charger.uncharge_page();
             charger.drain();

@@ -6,6 +6,7 @@
 #include "engine/probe/object_registry.hpp"
 #include "engine/probe/trace_buffer.hpp"
 #include "engine/runtime/simulation.hpp"
+#include "engine/runtime/worker_executor.hpp"
 #include "engine/runtime/worker_pool.hpp"
 
 #include <map>
@@ -61,6 +62,8 @@ struct WorkloadRunConfig {
     nlohmann::json params = nlohmann::json::object(); // overrides of the defaults
     std::map<std::string, Layout> layouts;            // struct name -> layout override
     TraceOptions trace;
+    // Null: real threads. Otherwise the executor (a simulated machine) runs the workers.
+    WorkerExecutor* executor = nullptr;
 };
 
 struct ThreadTrace {
@@ -97,6 +100,25 @@ protected:
     static bool probes_wanted(const TraceBuffer* trace) {
         return trace != nullptr || current_simulation() != nullptr;
     }
+    // The workers' bodies on config.executor, or on real threads; returns the run's seconds.
+    static double run_workers(const WorkloadRunConfig& config, const ThreadHooks& hooks,
+                              const ObjectRegistry& objects, const WorkerPool::Body& body) {
+        return config.executor
+                   ? config.executor->run(config.threads, config.stop, hooks, objects, body)
+                   : WorkerPool::run(config.threads, config.stop, hooks, body);
+    }
+    // The rest of a worker's body is clean-up outside the counted operations: nothing is traced,
+    // and a simulation stops counting this virtual CPU's accesses.
+    class OutsideMeasurement {
+    public:
+        OutsideMeasurement() {
+            if (Simulation* sim = current_simulation())
+                sim->end_measurement();
+        }
+
+    private:
+        ThreadTraceScope untraced_{nullptr};
+    };
 };
 
 const std::vector<const Workload*>& all_workloads();

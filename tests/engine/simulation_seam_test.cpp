@@ -36,18 +36,13 @@ public:
     }
     std::uint64_t now_ns() const override { return now; }
     unsigned cpu() const override { return running; }
+    void end_measurement() override {}
 
     std::vector<Announced> accesses;
     std::uint64_t now = 0;
     unsigned running = 0;
     unsigned waits = 0;
     std::function<void()> on_wait;
-};
-
-class SimulationScope {
-public:
-    explicit SimulationScope(Simulation& sim) { detail::t_simulation = &sim; }
-    ~SimulationScope() { detail::t_simulation = nullptr; }
 };
 
 // A struct res_counter whose lock belongs to `lock_class`, and the scripted simulation.
@@ -60,7 +55,7 @@ protected:
 };
 
 TEST_F(SimulationSeam, TracedProbesAnnounceAndTheProbeFreeCopyDoesNot) {
-    SimulationScope scope(sim);
+    SimulationScope scope(&sim);
     counter.load<false>(rc::usage, Site::res_counter_charge);
     EXPECT_TRUE(sim.accesses.empty());
     counter.load<true>(rc::usage, Site::res_counter_charge);
@@ -69,7 +64,7 @@ TEST_F(SimulationSeam, TracedProbesAnnounceAndTheProbeFreeCopyDoesNot) {
 
 TEST_F(SimulationSeam, AnUncontendedChargeAnnouncesTheTicketLockAndTheCounterInOrder) {
     {
-        SimulationScope scope(sim);
+        SimulationScope scope(&sim);
         ASSERT_TRUE(counter.charge(4096));
     }
     const ObjectId o = counter.id();
@@ -94,7 +89,7 @@ TEST_F(SimulationSeam, AnUncontendedChargeAnnouncesTheTicketLockAndTheCounterInO
 }
 
 TEST_F(SimulationSeam, AContendedTicketLockWaitsForTheWriteAndCountsVirtualTime) {
-    SimulationScope scope(sim);
+    SimulationScope scope(&sim);
     TicketSpinlock lock(lock_class);
     lock.bind_word(counter, rc::lock);
     sim.running = 1;
