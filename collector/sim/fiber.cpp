@@ -64,7 +64,13 @@ Fiber::Fiber(std::function<void()> entry, std::size_t stack_bytes)
 }
 
 Fiber::~Fiber() {
-    // An unfinished fiber is unwound by Boost's destructor (a forced_unwind through its frames).
+    if (!finished_) {
+        cancelled_ = true;
+        try {
+            resume(); // runs to the end of run_entry: Cancelled unwinds its frames
+        } catch (...) { // NOLINT(bugprone-empty-catch): a destructor must not throw
+        }
+    }
     self_ = {};
 #if HITMAP_TSAN
     __tsan_destroy_fiber(tsan_fiber_);
@@ -91,6 +97,8 @@ void Fiber::suspend() {
     leave_to_caller(false);
     caller_ = std::move(caller_).resume();
     enter_from_caller();
+    if (cancelled_)
+        throw Cancelled{};
 }
 
 void Fiber::enter_from_caller() {
@@ -112,10 +120,12 @@ void Fiber::leave_to_caller([[maybe_unused]] bool finishing) {
 ctx::fiber Fiber::run_entry(ctx::fiber&& caller) {
     caller_ = std::move(caller);
     enter_from_caller();
-    // Boost's forced_unwind is not a std::exception: it passes through to end the fiber.
     try {
-        entry_();
-    } catch (const std::exception&) {
+        if (!cancelled_)
+            entry_();
+    } catch (const Cancelled&) {
+        // Unwound on destruction: nothing to report.
+    } catch (...) {
         error_ = std::current_exception();
     }
     finished_ = true;

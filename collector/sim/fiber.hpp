@@ -4,7 +4,9 @@
 // them ASan reports false stack overflows and TSan mixes the contexts' histories).
 //
 // The scheduler resumes a fiber; the fiber runs until it suspends itself or its entry returns.
-// An exception that escapes the entry is rethrown by the resume() that ran it.
+// An exception that escapes the entry is rethrown by the resume() that ran it. Destroying a
+// fiber that has not finished unwinds it: its suspend() throws, so its frames' destructors
+// run on the annotated switch path (Boost's own forced unwind switches unannotated).
 #include <boost/context/fiber.hpp>
 #include <cstddef>
 #include <exception>
@@ -28,6 +30,8 @@ public:
     bool finished() const { return finished_; }
 
 private:
+    struct Cancelled {}; // thrown by suspend() into a fiber being destroyed; not a std::exception
+
     boost::context::fiber run_entry(boost::context::fiber&& caller);
     void enter_from_caller();
     void leave_to_caller(bool finishing);
@@ -37,6 +41,7 @@ private:
     boost::context::fiber caller_; // the scheduler's context while this fiber runs
     std::exception_ptr error_;
     bool finished_ = false;
+    bool cancelled_ = false;
     // Sanitizer bookkeeping: the stacks on either side of a switch.
     const void* stack_bottom_ = nullptr;
     std::size_t stack_size_ = 0;
