@@ -1,5 +1,6 @@
 #include "collector/cli/commands.hpp"
 #include "collector/report/output_text.hpp"
+#include "collector/sim/machine.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/workloads/workload.hpp"
 
@@ -19,7 +20,8 @@ namespace {
 
 nlohmann::json list_json() {
     nlohmann::json out{{"workloads", nlohmann::json::array()},
-                       {"layouts", nlohmann::json::array()}};
+                       {"layouts", nlohmann::json::array()},
+                       {"machines", nlohmann::json::array()}};
     for (const engine::Workload* w : engine::all_workloads()) {
         const auto& info = w->info();
         nlohmann::json j{
@@ -36,6 +38,8 @@ nlohmann::json list_json() {
                                   {"version", l.version},
                                   {"size", l.size},
                                   {"align", l.align}});
+    for (const sim::MachineDescription& m : sim::builtin_machines())
+        out["machines"].push_back(sim::machine_to_json(m));
     return out;
 }
 
@@ -58,13 +62,23 @@ void print_list() {
     for (const engine::Layout& l : engine::builtin_layouts())
         fmt::print("  {:<16} {:<6} {:>4} bytes, align {}\n", l.type->name, l.version, l.size,
                    l.align);
+    fmt::print("\nmachines (run --simulate NAME, or a JSON description file):\n");
+    for (const sim::MachineDescription& m : sim::builtin_machines())
+        fmt::print("  {:<18} {}\n  {:<18} transfer {:g} / {:g} / {:g} ns (same LLC / socket / "
+                   "other socket)\n",
+                   m.name, m.description, "", m.latency.same_llc, m.latency.same_socket,
+                   m.latency.remote_socket);
+    fmt::print("  {:<18} this machine: its CPUs as one socket, the transfer latency measured by a "
+               "ping-pong when a run starts\n",
+               "host");
 }
 
 } // namespace
 
 void add_list_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
-        "list", "List the workloads, their variants and parameters, and the known layouts");
+        "list", "List the workloads, their variants and parameters, the known layouts and the "
+                "simulated machines");
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json, "Print JSON instead of text");
     cmd->callback([json] {

@@ -17,7 +17,7 @@ struct RunOptions {
     std::string workload;
     std::string variants = "all";
     std::string threads;
-    std::string duration = "1s";
+    std::optional<std::string> duration; // default 1s; 5ms of virtual time under --simulate
     std::optional<std::string> iterations;
     std::string repeat = "1";
     std::vector<std::string> params;
@@ -29,6 +29,10 @@ struct RunOptions {
     bool kernel_locks = false;
     std::string model_cpus = "recorded";
     std::string progress = "auto";
+    std::optional<std::string> simulate;
+    std::optional<std::string> calibration;
+    std::optional<std::string> save_calibration;
+    std::string calibration_ops = "200000";
     CommonOptions common;
 };
 
@@ -48,7 +52,7 @@ collector::RunRequest make_request(const RunOptions& o) {
     if (o.iterations)
         r.stop.iterations = parse_count(*o.iterations, "--iterations", 1, 1'000'000'000'000);
     else
-        r.stop.duration = parse_duration(o.duration);
+        r.stop.duration = parse_duration(o.duration.value_or(o.simulate ? "5ms" : "1s"));
     r.repeat = static_cast<unsigned>(parse_count(o.repeat, "--repeat", 1, 1000));
     r.params = parse_params(o.params);
     r.layouts = parse_layouts(o.layouts);
@@ -76,6 +80,22 @@ collector::RunRequest make_request(const RunOptions& o) {
         r.c2c.model_cpus = collector::ModelCpus::thread;
     else
         throw UsageError(fmt::format("unknown --model-cpus '{}' (recorded, thread)", o.model_cpus));
+    if (o.simulate) {
+        if (o.kernel_locks)
+            throw UsageError(
+                "--kernel-locks traces this machine's kernel; a simulated run has none");
+        r.simulate = collector::SimulateOptions{
+            *o.simulate, std::nullopt, std::nullopt,
+            parse_count(o.calibration_ops, "--calibration-ops", 1000, 100'000'000)};
+        if (o.calibration)
+            r.simulate->calibration_file = *o.calibration;
+        if (o.save_calibration)
+            r.simulate->save_calibration = *o.save_calibration;
+        if (o.threads.empty()) // all of the simulated machine's CPUs is rarely meant
+            throw UsageError("--simulate needs --threads (e.g. 1,2,4,8)");
+    } else if (o.calibration || o.save_calibration) {
+        throw UsageError("--calibration and --save-calibration apply to --simulate runs");
+    }
     return r;
 }
 
@@ -111,8 +131,9 @@ void add_run_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--threads", o->threads,
                     "Comma-separated thread counts (default: all allowed CPUs)");
-    cmd->add_option("--duration", o->duration, "Length of each run, e.g. 500ms, 1s, 2m")
-        ->capture_default_str();
+    cmd->add_option("--duration", o->duration,
+                    "Length of each run, e.g. 500ms, 1s, 2m (default 1s; under --simulate "
+                    "virtual time, default 5ms)");
     cmd->add_option("--iterations", o->iterations, "Operations per thread instead of a duration");
     cmd->add_option("--repeat", o->repeat, "Repetitions of each combination")
         ->capture_default_str();
@@ -134,6 +155,16 @@ void add_run_command(CLI::App& app) {
                   "threads; needs tracefs and root or CAP_PERFMON, else the report says why");
     cmd->add_option("--model-cpus", o->model_cpus,
                     "Coherence model caches: recorded CPUs or one per thread")
+        ->capture_default_str();
+    cmd->add_option("--simulate", o->simulate,
+                    "Run the workers as virtual CPUs of a simulated machine: a built-in (see "
+                    "`list machines`), host, or a JSON description");
+    cmd->add_option("--calibration", o->calibration,
+                    "Calibration file for --simulate (default: measured here per variant)");
+    cmd->add_option("--save-calibration", o->save_calibration,
+                    "Write the calibrations a --simulate run used to FILE, for --calibration");
+    cmd->add_option("--calibration-ops", o->calibration_ops,
+                    "Operations per calibration run when measuring one")
         ->capture_default_str();
     cmd->add_option("--progress", o->progress, "Progress on stderr: auto, bar, json, none")
         ->capture_default_str();

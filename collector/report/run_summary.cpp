@@ -12,7 +12,9 @@ namespace {
 
 // The source of a run's cacheline tables, as the provenance vocabulary names it.
 std::string_view tables_source(const store::RunRecord& run) {
-    return run.c2c_source == "predicted" ? "predicted" : "replayed";
+    if (run.c2c_source == "predicted" || run.c2c_source == "simulated")
+        return *run.c2c_source;
+    return "replayed";
 }
 
 } // namespace
@@ -51,12 +53,20 @@ std::string provenance_text(const store::RunRecord& run, const store::C2cData& d
     else if (run.source == store::Source::predicted)
         out += fmt::format(" (no throughput of its own; {} traced operations replayed)",
                            data.trace.traced_ops);
-    out += fmt::format("\n# cachelines: {} from {} traced operations, {} records ({} dropped), "
-                       "timestamps per {}, {} caches, {}-byte lines\n",
-                       tables_source(run), data.trace.traced_ops, data.trace.records,
-                       data.trace.dropped_records, data.trace.clock,
-                       data.trace.model_cpus == "thread" ? "per-thread" : "recorded-CPU",
-                       data.trace.line_size);
+    else if (run.source == store::Source::simulated)
+        out += " (virtual time on the simulated machine, not measured)";
+    if (data.trace.clock == "virtual")
+        out += fmt::format("\n# cachelines: simulated: every access of {} operations ({} "
+                           "accesses) counted by the simulation's coherence model, one cache per "
+                           "virtual CPU, {}-byte lines\n",
+                           data.trace.traced_ops, data.trace.records, data.trace.line_size);
+    else
+        out += fmt::format("\n# cachelines: {} from {} traced operations, {} records ({} dropped), "
+                           "timestamps per {}, {} caches, {}-byte lines\n",
+                           tables_source(run), data.trace.traced_ops, data.trace.records,
+                           data.trace.dropped_records, data.trace.clock,
+                           data.trace.model_cpus == "thread" ? "per-thread" : "recorded-CPU",
+                           data.trace.line_size);
     out += fmt::format("# Est. cycles: an estimate from the {}",
                        c2c::describe_cost_table(data.trace.cost_table));
     return out;

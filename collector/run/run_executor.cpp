@@ -5,6 +5,7 @@
 #include "collector/run/engine_locks.hpp"
 #include "collector/run/kernel_locks.hpp"
 #include "collector/run/memory_budget.hpp"
+#include "collector/run/simulated_run.hpp"
 #include "collector/run/software_c2c.hpp"
 #include "collector/run/thread_counters.hpp"
 #include "collector/run/thread_hooks.hpp"
@@ -30,7 +31,8 @@ engine::WorkloadRunConfig workload_config(const RunRequest& request, const Plann
     config.stop.cancel = &cancel_requested();
     config.params = request.params;
     config.layouts = request.layouts;
-    config.trace.enabled = request.c2c.source != C2cSource::off &&
+    // A simulation counts every access itself: nothing is traced.
+    config.trace.enabled = request.c2c.source != C2cSource::off && !request.simulate &&
                            engine::find_workload(request.workload).info().probed;
     config.trace.records_per_thread =
         request.c2c.trace_bytes_per_thread / sizeof(engine::TraceRecord);
@@ -81,6 +83,10 @@ std::string c2c_reason(const RunRequest& request, const engine::WorkloadInfo& wo
                        const perf::PmuCapabilities& pmu) {
     if (request.c2c.source == C2cSource::off)
         return "ran with --c2c off";
+    if (request.simulate)
+        return fmt::format("--simulate {}: every access counted by the simulation's coherence "
+                           "model, times in virtual ns",
+                           request.simulate->machine);
     if (!workload.probed)
         return fmt::format("{} has no probed objects: nothing to trace", workload.name);
     if (request.c2c.source == C2cSource::software)
@@ -107,16 +113,24 @@ void RunExecutor::validate(const RunRequest& request) {
         if (plan.repetition == 0)
             workload.validate(workload_config(request, plan));
     }
-    const bool traced = request.c2c.source != C2cSource::off && workload.info().probed;
+    const bool traced =
+        request.c2c.source != C2cSource::off && workload.info().probed && !request.simulate;
     check_memory(estimate_run_memory(request, traced), mem_available());
+    if (request.simulate)
+        validate_simulation(request);
 }
 
 std::vector<RunSummary> RunExecutor::execute(const RunRequest& request) {
     validate(request);
+    simulation_.reset();
+    if (request.simulate)
+        simulation_.emplace(*request.simulate);
     const auto plan = plan_runs(request);
     std::vector<RunSummary> summaries;
     for (std::size_t i = 0; i < plan.size() && !cancel_requested().load(); ++i)
         summaries.push_back(execute_one(request, plan[i], i, plan.size()));
+    if (simulation_ && request.simulate->save_calibration)
+        sim::save_calibrations(*request.simulate->save_calibration, simulation_->calibrations());
     return summaries;
 }
 
@@ -135,11 +149,14 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
     if (request.stop.duration)
         record.duration_s = std::chrono::duration<double>(*request.stop.duration).count();
     // Throughput while probes record is slower than the machine's: never pooled with measured.
-    const store::Source source =
-        config.trace.enabled ? store::Source::traced : store::Source::measured;
+    const store::Source source = simulation_            ? store::Source::simulated
+                                 : config.trace.enabled ? store::Source::traced
+                                                        : store::Source::measured;
     record.source = source;
     if (config.trace.enabled)
         record.c2c_source = "software";
+    if (simulation_ && request.c2c.source != C2cSource::off)
+        record.c2c_source = "simulated";
     record.c2c_reason = c2c_reason(request, workload.info(), pmu_);
     summary.run_id = db_.begin_run(record);
 
@@ -153,7 +170,14 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         if (request.kernel_locks)
             hooks.push_back(kernel_locks.emplace(plan.threads).hooks());
         engine::WorkloadResult result;
-        {
+        std::optional<SimulatedRun> simulated;
+        if (simulation_) {
+            progress_.update(0.0, "calibrating");
+            const sim::Calibration& calibration = simulation_->calibration_for(workload, config);
+            progress_.update(0.1, "simulating");
+            simulated = run_simulated(workload, config, simulation_->machine(), calibration);
+            result = std::move(simulated->result);
+        } else {
             ProgressTicker ticker(progress_, request.stop);
             result = workload.run(config, chain_hooks(std::move(hooks)));
         }
@@ -181,10 +205,12 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         outcome.ops = static_cast<std::int64_t>(result.ops);
         outcome.ops_per_s = ops_per_s;
         outcome.duration_s = result.seconds;
-        for (const perf::CounterValue& c : counters.totals())
-            outcome.metrics.push_back(
-                store::Metric{c.name, c.value, c.unit, c.value.has_value(), c.unavailable_reason,
-                              source, c.value ? std::optional(c.scaled) : std::nullopt});
+        // Host counters measured this thread, not the simulated machine: not stored as its.
+        if (!simulated)
+            for (const perf::CounterValue& c : counters.totals())
+                outcome.metrics.push_back(store::Metric{
+                    c.name, c.value, c.unit, c.value.has_value(), c.unavailable_reason, source,
+                    c.value ? std::optional(c.scaled) : std::nullopt});
         for (const auto& [name, value] : result.stats.items())
             outcome.metrics.push_back(
                 metric("engine." + name, value.get<double>(), "count", source));
@@ -207,7 +233,12 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         const std::string resolved = result.resolved_params.dump();
         const std::int64_t run_id = summary.run_id;
         std::optional<store::C2cData> c2c_data;
-        if (!result.traces.empty()) {
+        if (simulated) {
+            if (request.c2c.source != C2cSource::off)
+                c2c_data = std::move(simulated->c2c);
+            for (auto& m : simulated->metrics)
+                outcome.metrics.push_back(std::move(m));
+        } else if (!result.traces.empty()) {
             progress_.update(0.92, "replaying trace");
             c2c_data = analyse_software_c2c(result, request.c2c, db_.path(), run_id);
             const auto replayed = store::Source::replayed;
@@ -226,6 +257,8 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             update.exec();
             if (c2c_data)
                 store::write_c2c(sql, run_id, *c2c_data);
+            if (simulated)
+                store::write_simulation(sql, run_id, simulated->record);
             for (const auto& table : lock_tables)
                 store::write_lock_tables(sql, run_id, table);
         });

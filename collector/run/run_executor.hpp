@@ -5,6 +5,7 @@
 #include "collector/perf/pmu_capabilities.hpp"
 #include "collector/run/progress.hpp"
 #include "collector/run/run_request.hpp"
+#include "collector/run/simulated_run.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -46,6 +47,7 @@ private:
     Progress& progress_;
     perf::PmuCapabilities pmu_;
     std::int64_t machine_id_ = 0;
+    std::optional<SimulationSetup> simulation_; // set while a --simulate request executes
 };
 
 } // namespace hitmap::collector

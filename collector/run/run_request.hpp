@@ -5,8 +5,10 @@
 #include "engine/probe/trace_buffer.hpp"
 #include "engine/runtime/worker_pool.hpp"
 
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,14 @@ struct C2cOptions {
     ModelCpus model_cpus = ModelCpus::recorded;
 };
 
+// `run --simulate`: the workers run as virtual CPUs of a described machine (collector/sim/).
+struct SimulateOptions {
+    std::string machine; // a built-in name, "host", or a JSON description file
+    std::optional<std::filesystem::path> calibration_file; // else measured per variant, here
+    std::optional<std::filesystem::path> save_calibration; // write the calibrations used
+    std::uint64_t calibration_ops = 200000;
+};
+
 struct RunRequest {
     std::string workload;
     std::vector<std::string> variants;
@@ -34,6 +44,7 @@ struct RunRequest {
     std::map<std::string, engine::Layout> layouts;
     C2cOptions c2c;
     bool kernel_locks = false; // trace the kernel's lock waits of the run's threads
+    std::optional<SimulateOptions> simulate;
 };
 
 // One planned run: a combination of variant and thread count, and its repetition.

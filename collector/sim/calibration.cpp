@@ -30,9 +30,8 @@ nlohmann::json calibration_to_json(const Calibration& c) {
         for (std::size_t site = 0; site < kSiteSlots; ++site)
             if (const double ns = c.segment_ns[prev * kSiteSlots + site]; ns >= 0)
                 segments[site_label(prev) + " > " + site_label(site)] = ns;
-    return {{"format", "hitmap-calibration-1"}, {"workload", c.workload},
-            {"variant", c.variant},            {"default_ns", c.default_ns},
-            {"segments_ns", segments},         {"facts", c.facts}};
+    return {{"format", "hitmap-calibration-1"}, {"workload", c.workload},  {"variant", c.variant},
+            {"default_ns", c.default_ns},       {"segments_ns", segments}, {"facts", c.facts}};
 }
 
 Calibration calibration_from_json(const nlohmann::json& j, std::string_view source) {
@@ -71,17 +70,41 @@ Calibration calibration_from_json(const nlohmann::json& j, std::string_view sour
     return c;
 }
 
-Calibration load_calibration(const std::filesystem::path& path) {
+std::vector<Calibration> load_calibrations(const std::filesystem::path& path) {
     std::ifstream in(path);
     if (!in)
         throw CalibrationError(fmt::format("{}: cannot read the calibration file", path.string()));
     std::stringstream text;
     text << in.rdbuf();
+    nlohmann::json j;
     try {
-        return calibration_from_json(nlohmann::json::parse(text.str()), path.string());
+        j = nlohmann::json::parse(text.str());
     } catch (const nlohmann::json::parse_error& e) {
         throw CalibrationError(fmt::format("{}: not JSON ({})", path.string(), e.what()));
     }
+    std::vector<Calibration> set;
+    if (!j.is_array())
+        j = nlohmann::json::array({j});
+    for (const auto& one : j)
+        set.push_back(calibration_from_json(one, path.string()));
+    if (set.empty())
+        throw CalibrationError(fmt::format("{}: holds no calibration", path.string()));
+    for (const Calibration& c : set)
+        if (c.workload != set.front().workload)
+            throw CalibrationError(fmt::format("{}: calibrations of two workloads ({}, {})",
+                                               path.string(), set.front().workload, c.workload));
+    return set;
+}
+
+void save_calibrations(const std::filesystem::path& path, const std::vector<Calibration>& set) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const Calibration& c : set)
+        j.push_back(calibration_to_json(c));
+    std::ofstream out(path);
+    out << j.dump(2) << '\n';
+    out.close();
+    if (!out)
+        throw CalibrationError(fmt::format("{}: cannot write the calibration file", path.string()));
 }
 
 } // namespace hitmap::sim

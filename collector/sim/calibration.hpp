@@ -38,6 +38,11 @@ Calibration uniform_calibration(double ns);
 nlohmann::json calibration_to_json(const Calibration& c);
 // Throws CalibrationError naming `source`.
 Calibration calibration_from_json(const nlohmann::json& j, std::string_view source);
-Calibration load_calibration(const std::filesystem::path& path);
+
+// A calibration file holds one calibration per variant of one workload (`run --simulate
+// --save-calibration FILE` writes the ones a request measured), or a single calibration.
+std::vector<Calibration> load_calibrations(const std::filesystem::path& path);
+// Throws CalibrationError when the file cannot be written.
+void save_calibrations(const std::filesystem::path& path, const std::vector<Calibration>& set);
 
 } // namespace hitmap::sim

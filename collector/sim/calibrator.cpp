@@ -31,17 +31,17 @@ public:
         total_ticks_ = end - begin;
         return 0;
     }
-    void access(engine::ObjectId, engine::FieldId, engine::AccessKind kind, std::uint8_t,
-                std::uint16_t, std::uint16_t site) override {
+    void access(engine::ObjectId, engine::FieldId, engine::AccessKind, std::uint8_t, std::uint16_t,
+                std::uint16_t site) override {
         if (!timing_)
             return;
         const engine::LockClock::Ticks now = engine::LockClock::now();
         const std::size_t key = std::size_t{last_site_} * kSiteSlots + site;
         ++counts_[key];
         if (samples_[key].size() < kMaxSamples)
-            samples_[key].push_back(static_cast<std::uint32_t>(std::min<std::uint64_t>(
-                now - last_, UINT32_MAX)));
-        (kind == engine::AccessKind::rmw || kind == engine::AccessKind::cas ? atomics_ : plain_)++;
+            samples_[key].push_back(
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(now - last_, UINT32_MAX)));
+        ++accesses_;
         last_site_ = site;
         last_ = now;
     }
@@ -60,7 +60,7 @@ public:
     std::vector<std::vector<std::uint32_t>> samples_ =
         std::vector<std::vector<std::uint32_t>>(kSiteSlots * kSiteSlots);
     std::vector<std::uint64_t> counts_ = std::vector<std::uint64_t>(kSiteSlots * kSiteSlots);
-    std::uint64_t plain_ = 0, atomics_ = 0;
+    std::uint64_t accesses_ = 0;
     std::uint64_t total_ticks_ = 0;
 
 private:
@@ -79,36 +79,48 @@ double median(std::vector<std::uint32_t>& v) {
 } // namespace
 
 Calibration measure_calibration(const engine::Workload& workload,
-                                const engine::WorkloadRunConfig& config, const LatencyNs& host,
+                                const engine::WorkloadRunConfig& config,
                                 const CalibrationPlan& plan) {
     engine::WorkloadRunConfig run = config;
     run.threads = 1;
     run.stop = {};
     run.stop.iterations = plan.operations;
+    run.stop.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double>(plan.max_seconds));
     run.trace = {};
     run.executor = nullptr;
     engine::LockClock::calibrate();
 
-    std::vector<double> native_ns;
+    std::vector<double> native_ns_per_op;
+    std::uint64_t operations = plan.operations;
     for (unsigned i = 0; i < std::max(1u, plan.native_repeats); ++i) {
         const engine::WorkloadResult r = workload.run(run, {});
-        native_ns.push_back(r.seconds * 1e9);
+        if (r.ops == 0)
+            throw CalibrationError(fmt::format("{} {} did no operation in {} s",
+                                               workload.info().name, config.variant,
+                                               plan.max_seconds));
+        native_ns_per_op.push_back(r.seconds * 1e9 / static_cast<double>(r.ops));
+        operations = std::min(operations, r.ops);
     }
-    std::sort(native_ns.begin(), native_ns.end());
-    const double native = native_ns[native_ns.size() / 2];
+    std::sort(native_ns_per_op.begin(), native_ns_per_op.end());
+    const double native = native_ns_per_op[native_ns_per_op.size() / 2] *
+                          static_cast<double>(operations); // for the timed run's operations
 
     SegmentTimer timer;
+    run.stop = {};
+    run.stop.iterations = operations;
     run.executor = &timer;
     {
         const engine::SimulationScope scope(&timer);
         workload.run(run, {});
     }
     const double ns_per_tick =
-        static_cast<double>(engine::LockClock::ns_between(0, std::uint64_t{1} << 32)) / 4294967296.0;
-    const std::uint64_t accesses = timer.plain_ + timer.atomics_;
+        static_cast<double>(engine::LockClock::ns_between(0, std::uint64_t{1} << 32)) /
+        4294967296.0;
+    const std::uint64_t accesses = timer.accesses_;
     if (accesses == 0)
-        throw CalibrationError(fmt::format("{} made no probed accesses: nothing to calibrate",
-                                           workload.info().name));
+        throw CalibrationError(
+            fmt::format("{} made no probed accesses: nothing to calibrate", workload.info().name));
 
     std::vector<double> median_ns(kSiteSlots * kSiteSlots, -1.0);
     double sum_medians = 0;
@@ -117,10 +129,7 @@ Calibration measure_calibration(const engine::Workload& workload,
             median_ns[k] = median(timer.samples_[k]) * ns_per_tick;
             sum_medians += median_ns[k] * static_cast<double>(timer.counts_[k]);
         }
-    const double hits_ns = static_cast<double>(timer.plain_) * host.l1_hit +
-                           static_cast<double>(timer.atomics_) * host.atomic_hit;
-    // sum over segments of (median - hook) + hits = native
-    const double hook_ns = (sum_medians + hits_ns - native) / static_cast<double>(accesses);
+    const double hook_ns = (sum_medians - native) / static_cast<double>(accesses);
 
     Calibration c;
     c.workload = workload.info().name;
@@ -129,24 +138,24 @@ Calibration measure_calibration(const engine::Workload& workload,
     unsigned clamped = 0;
     for (std::size_t k = 0; k < median_ns.size(); ++k)
         if (median_ns[k] >= 0) {
-            const double ns = median_ns[k] - hook_ns;
-            clamped += ns < 0;
-            c.segment_ns[k] = std::max(0.0, ns);
+            clamped += median_ns[k] < hook_ns;
+            c.segment_ns[k] = std::max(0.0, median_ns[k] - hook_ns);
             work_ns += c.segment_ns[k] * static_cast<double>(timer.counts_[k]);
         }
-    c.default_ns = work_ns / static_cast<double>(accesses);
-    const double ops = static_cast<double>(plan.operations);
+    const double scale = work_ns > 0 ? native / work_ns : 1.0;
+    for (double& ns : c.segment_ns)
+        if (ns > 0)
+            ns *= scale;
+    c.default_ns = native / static_cast<double>(accesses);
+    const double ops = static_cast<double>(operations);
     c.facts = {
-        {"operations", plan.operations},
+        {"operations", operations},
         {"native_ns_per_op", native / ops},
         {"timed_ns_per_op", static_cast<double>(timer.total_ticks_) * ns_per_tick / ops},
         {"accesses_per_op", static_cast<double>(accesses) / ops},
         {"hook_ns", hook_ns},
-        {"segments_clamped_to_0", clamped},
-        // What the calibration gives a 1-CPU simulation before any miss: the native figure
-        // unless segments were clamped.
-        {"modelled_ns_per_op", (work_ns + hits_ns) / ops},
-        {"host_hit_ns", {{"l1_hit", host.l1_hit}, {"atomic_hit", host.atomic_hit}}},
+        {"segments_below_hook", clamped},
+        {"scale_after_clamp", scale},
         {"params", config.params},
     };
     return c;

@@ -64,7 +64,6 @@ nlohmann::json machine_to_json(const MachineDescription& m) {
         {"ghz", m.ghz},
         {"latency_ns",
          {{"l1_hit", m.latency.l1_hit},
-          {"atomic_hit", m.latency.atomic_hit},
           {"smt_sibling", m.latency.smt_sibling},
           {"same_llc", m.latency.same_llc},
           {"same_socket", m.latency.same_socket},
@@ -160,7 +159,6 @@ MachineDescription machine_from_json(const nlohmann::json& j, std::string_view s
         Reader l(*lat, source, "latency_ns.");
         LatencyNs& t = m.latency;
         t.l1_hit = l.number("l1_hit", t.l1_hit);
-        t.atomic_hit = l.number("atomic_hit", t.atomic_hit);
         t.smt_sibling = l.number("smt_sibling", t.smt_sibling);
         t.same_llc = l.number("same_llc", t.same_llc);
         t.same_socket = l.number("same_socket", t.same_socket);
@@ -206,9 +204,9 @@ MachineDescription intel_2s(std::string name, std::string description, unsigned 
     m.latency_source = fmt::format(
         "same/other socket: {} one-way CAS handoff, nviennot/core-to-core-latency README @96a943ac "
         "(reference/detectors.md §2.3); per-sharer invalidation from ccbench (David et al., SOSP "
-        "2013: 445 vs 116 cycles for 80 vs 1 sharers at 2.13 GHz) and an uncontended atomic of ~20 "
-        "cycles (ibid.); L1 4 cycles; SMT sibling, DRAM and the 5 ns hold are typical values, "
-        "not measured",
+        "2013: 445 vs 116 cycles for 80 vs 1 sharers at 2.13 GHz); L1 4 cycles; SMT sibling, DRAM "
+        "and the "
+        "5 ns hold are typical values, not measured",
         cpu);
     m.caches = CacheCapacities{32, 1024, cores * 1408}; // 1.375 MiB of LLC per core
     return m;
@@ -243,7 +241,7 @@ const std::vector<MachineDescription>& builtin_machines() {
         epyc.latency_source =
             "EPYC 7R13 (Milan) one-way CAS handoff: 23 ns within a CCX, 90-110 ns across CCXs, "
             "197 ns across sockets, nviennot/core-to-core-latency README @96a943ac "
-            "(reference/detectors.md §2.3); L1, atomic, SMT sibling, DRAM, invalidation and hold "
+            "(reference/detectors.md §2.3); L1, SMT sibling, DRAM, invalidation and hold "
             "are typical values";
         epyc.caches = CacheCapacities{32, 512, 32768};
         v.push_back(epyc);
@@ -272,27 +270,20 @@ double measure_host_transfer_ns() {
     for (int round = 0; round < kRounds; ++round) {
         line.turn.store(0);
         // Each side waits for its turn and passes the line on: every handoff moves it once.
-        std::thread partner([&] {
-            pin(cpus[1]);
-            for (std::uint32_t i = 1; i < 2 * kHandoffs; i += 2) {
+        // Two threads of their own, so the caller's affinity stays as it was.
+        auto side = [&](int cpu, std::uint32_t first) {
+            pin(cpu);
+            for (std::uint32_t i = first; i < 2 * kHandoffs; i += 2) {
                 while (line.turn.load(std::memory_order_acquire) != i)
                     ;
                 line.turn.store(i + 1, std::memory_order_release);
             }
-        });
-        pin(cpus[0]);
+        };
         const auto begin = std::chrono::steady_clock::now();
-        for (std::uint32_t i = 0; i < 2 * kHandoffs; i += 2) {
-            while (line.turn.load(std::memory_order_acquire) != i)
-                ;
-            line.turn.store(i + 1, std::memory_order_release);
-        }
-        while (line.turn.load(std::memory_order_acquire) != 2 * kHandoffs)
-            ;
-        const double ns = std::chrono::duration<double, std::nano>(
-                              std::chrono::steady_clock::now() - begin)
-                              .count();
-        partner.join();
+        { std::jthread a(side, cpus[0], 0u), b(side, cpus[1], 1u); }
+        const double ns =
+            std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begin)
+                .count();
         per_handoff.push_back(ns / (2.0 * kHandoffs));
     }
     std::sort(per_handoff.begin(), per_handoff.end());
@@ -323,9 +314,9 @@ MachineDescription find_machine(std::string_view name_or_path) {
         std::string names;
         for (const MachineDescription& m : builtin_machines())
             names += m.name + ", ";
-        throw MachineError(fmt::format(
-            "unknown machine '{}': not a built-in ({}host) nor a readable JSON file", name_or_path,
-            names));
+        throw MachineError(
+            fmt::format("unknown machine '{}': not a built-in ({}host) nor a readable JSON file",
+                        name_or_path, names));
     }
     std::stringstream text;
     text << in.rdbuf();

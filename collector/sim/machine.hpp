@@ -17,13 +17,14 @@
 namespace hitmap::sim {
 
 struct LatencyNs {
-    double l1_hit = 1.5;        // a load or store finds the line here with the rights it needs
-    double atomic_hit = 7;      // a locked RMW or CAS on a line held here (~20 cycles)
-    double smt_sibling = 8;     // from the other hyperthread of the same core (shared L1/L2)
-    double same_llc = 45;       // from another core behind the same last-level cache
-    double same_socket = 45;    // from another LLC group of the socket (an AMD CCX)
-    double remote_socket = 135; // from the other socket
-    double dram = 85;           // first touch: from memory
+    // A hit costs what it cost natively: it is inside the calibrated work. This figure only
+    // prices hits in the c2c tables' stall cycles.
+    double l1_hit = 1.5;
+    double smt_sibling = 8;           // from the other hyperthread of the same core (shared L1/L2)
+    double same_llc = 45;             // from another core behind the same last-level cache
+    double same_socket = 45;          // from another LLC group of the socket (an AMD CCX)
+    double remote_socket = 135;       // from the other socket
+    double dram = 85;                 // first touch: from memory
     double invalidate_per_sharer = 2; // each further clean copy a store invalidates
     // After a line arrives, its new owner keeps it at least this long before a request queued
     // behind the transfer takes it: the accesses already in flight behind the one that missed

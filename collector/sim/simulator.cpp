@@ -40,8 +40,6 @@ Simulator::Simulator(MachineDescription machine, Calibration calibration)
         for (unsigned b = 0; b < n; ++b)
             transfer_ps_[std::size_t{a} * n + b] =
                 static_cast<std::uint32_t>(to_ps(transfer_ns(machine_, distance(machine_, a, b))));
-    l1_ps_ = to_ps(machine_.latency.l1_hit);
-    atomic_ps_ = to_ps(machine_.latency.atomic_hit);
     hold_ps_ = to_ps(machine_.latency.hold);
     dram_ps_ = to_ps(machine_.latency.dram);
     invalidate_ps_ = to_ps(machine_.latency.invalidate_per_sharer);
@@ -86,12 +84,11 @@ void Simulator::access(engine::ObjectId object, engine::FieldId field, engine::A
     v = run_in_order();
 
     const auto cpu = static_cast<c2c::CpuIndex>(current_);
-    const auto r = engine::TraceRecord::make(v->now_ps / 1000, cpu, object, field, kind,
-                                             log2_size, offset, site);
+    const auto r = engine::TraceRecord::make(v->now_ps / 1000, cpu, object, field, kind, log2_size,
+                                             offset, site);
     const bool write = engine::is_write(kind);
     const std::uint64_t issued = v->now_ps;
-    const bool atomic = kind == engine::AccessKind::rmw || kind == engine::AccessKind::cas;
-    std::uint64_t done = issued + (atomic ? atomic_ps_ : l1_ps_);
+    std::uint64_t done = issued; // a hit: its cost is in the calibrated work
     std::uint32_t line;
     if (v->measuring) {
         // A miss takes effect when its request reaches the line's holder (see the header); until
@@ -127,7 +124,7 @@ void Simulator::access(engine::ObjectId object, engine::FieldId field, engine::A
         line = core_->step(cpu, r, pricer);
         ++counted_;
     } else {
-        line = core_->line_of(r); // clean-up: scheduled and timed, not counted
+        line = core_->line_of(r); // clean-up: scheduled, not counted
     }
     v->now_ps = std::max(v->now_ps, done);
     v->access_ps += v->now_ps - issued;
@@ -198,7 +195,8 @@ double Simulator::run(unsigned threads, const engine::StopCondition& stop,
     waiters_.assign(core_->line_count(), {});
     stats_ = {};
     counted_ = 0;
-    stop_ps_ = stop.duration ? static_cast<std::uint64_t>(stop.duration->count()) * 1000 : UINT64_MAX;
+    stop_ps_ =
+        stop.duration ? static_cast<std::uint64_t>(stop.duration->count()) * 1000 : UINT64_MAX;
     std::atomic<bool> stop_flag{false};
     stop_flag_ = &stop_flag;
 
@@ -235,9 +233,9 @@ double Simulator::run(unsigned threads, const engine::StopCondition& stop,
             if (cpus_[c].waiting)
                 stuck.push_back(c);
         if (!stuck.empty())
-            throw SimulationError(fmt::format(
-                "deadlock: virtual CPUs {} wait for writes that no CPU will make",
-                fmt::join(stuck, ", ")));
+            throw SimulationError(
+                fmt::format("deadlock: virtual CPUs {} wait for writes that no CPU will make",
+                            fmt::join(stuck, ", ")));
     } catch (...) {
         running_ = false;
         engine::set_current_lock_slot(host_slot);

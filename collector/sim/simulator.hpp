@@ -5,9 +5,10 @@
 // (limit checks, stock drains, lock waits) follow the simulated interleaving.
 //
 // Virtual time: the work between two scheduling points costs what the calibration measured
-// natively for that (site -> site) segment; an access costs what the coherence model says on
-// this machine (an L1 hit, a transfer by distance, invalidations of each further sharer, DRAM
-// on first touch), and a line serves one ownership transfer at a time, so requests for a hot
+// natively for that (site -> site) segment, hits included (the host's out-of-order core overlaps
+// them with the work, and so does the calibration); a miss adds what the coherence model says on
+// this machine (a transfer by distance, invalidations of each further sharer, DRAM on first
+// touch), and a line serves one ownership transfer at a time, so requests for a hot
 // line queue behind each other. A miss takes effect (the holder loses its copy) when its
 // request reaches the holder: half a transfer after it was issued, and no sooner than the
 // machine's hold time after the transfer it queued behind delivered the line. A spinning
@@ -38,9 +39,9 @@ struct CpuTime {
 };
 
 struct SimulationStats {
-    double seconds = 0;           // virtual: the last CPU's end of its counted operations
-    std::uint64_t accesses = 0;   // scheduling points, clean-up included
-    std::uint64_t switches = 0;   // resumptions of a virtual CPU by the scheduler
+    double seconds = 0;         // virtual: the last CPU's end of its counted operations
+    std::uint64_t accesses = 0; // scheduling points, clean-up included
+    std::uint64_t switches = 0; // resumptions of a virtual CPU by the scheduler
     std::vector<CpuTime> cpus;
 };
 
@@ -101,11 +102,11 @@ private:
     Calibration calibration_;
     std::vector<std::uint64_t> segment_ps_; // [previous * kSiteSlots + site]
     std::vector<std::uint32_t> transfer_ps_;
-    std::uint64_t l1_ps_ = 0, atomic_ps_ = 0, dram_ps_ = 0, invalidate_ps_ = 0, hold_ps_ = 0;
+    std::uint64_t dram_ps_ = 0, invalidate_ps_ = 0, hold_ps_ = 0;
 
     std::optional<c2c::ReplayCore> core_;
-    std::vector<std::uint64_t> busy_until_ps_;          // per line: its transfer in flight ends
-    std::vector<std::vector<unsigned>> waiters_;        // per line: CPUs asleep until a write
+    std::vector<std::uint64_t> busy_until_ps_;   // per line: its transfer in flight ends
+    std::vector<std::vector<unsigned>> waiters_; // per line: CPUs asleep until a write
     std::vector<VirtualCpu> cpus_;
     std::priority_queue<Key, std::vector<Key>, std::greater<>> runnable_;
     unsigned current_ = 0;

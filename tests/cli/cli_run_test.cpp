@@ -20,11 +20,19 @@ TEST(Cli, ListNamesThePageCounterVariants) {
                 variants.push_back(v["name"]);
     EXPECT_EQ(variants, (std::vector<std::string>{"v6.0", "v6.0+p1", "v6.0+p2", "v6.0+p3",
                                                   "v6.0+p1-2", "v6.1", "v6.15"}));
+    std::vector<std::string> machines;
+    for (const auto& m : j["machines"])
+        machines.push_back(m["name"]);
+    // `host` has no description until a run measures it, so only the text names it.
+    EXPECT_EQ(machines,
+              (std::vector<std::string>{"xeon-2s-72", "cascadelake-2s-96", "epyc-2s-256"}));
 
     const CliResult text = run_cli({"list"}, dir.path());
     ASSERT_EQ(text.status, 0);
     EXPECT_NE(text.out.find("page-counter-charge"), std::string::npos);
     EXPECT_NE(text.out.find("v6.0+p1-2"), std::string::npos);
+    EXPECT_NE(text.out.find("xeon-2s-72         72 CPUs"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("host               this machine"), std::string::npos) << text.out;
 }
 
 TEST(Cli, RunStoresCompleteRunsWithOpsAndTaskClock) {
@@ -146,7 +154,18 @@ INSTANTIATE_TEST_SUITE_P(
         std::vector<std::string>{"run", "page-counter-charge", "--layout", "page_counter=v6.0",
                                  "--layout", "page_counter=v6.1"},
         std::vector<std::string>{"run", "page-counter-charge", "--layout", "memcg_stock_pcp=v5.10"},
-        std::vector<std::string>{"run", "res-counter-charge", "--layout", "page_counter=v6.1"}));
+        std::vector<std::string>{"run", "res-counter-charge", "--layout", "page_counter=v6.1"},
+        // Issue 11: simulated machines.
+        std::vector<std::string>{"run", "page-counter-charge", "--simulate", "no-such-machine",
+                                 "--threads", "2"},
+        std::vector<std::string>{"run", "page-counter-charge", "--simulate", "xeon-2s-72",
+                                 "--threads", "73"},
+        std::vector<std::string>{"run", "page-counter-charge", "--simulate", "xeon-2s-72"},
+        std::vector<std::string>{"run", "page-counter-charge", "--simulate", "xeon-2s-72",
+                                 "--threads", "2", "--kernel-locks"},
+        std::vector<std::string>{"run", "page-counter-charge", "--calibration", "c.json"},
+        std::vector<std::string>{"run", "page-counter-charge", "--simulate", "xeon-2s-72",
+                                 "--threads", "2", "--calibration", "/no/such.json"}));
 
 // Failure 10: a filter that matches nothing says which, and whether the workload exists.
 TEST(Cli, ShowOfAnUnknownWorkloadSaysSo) {

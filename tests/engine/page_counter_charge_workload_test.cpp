@@ -67,7 +67,8 @@ TEST(PageCounterChargeWorkload, Info) {
                                                    {"top_low", 32u},
                                                    {"leaf_max", 0u},
                                                    {"pressure_checks", 1u},
-                                                   {"stats", true}}));
+                                                   {"stats", true},
+                                                   {"work_ns", 0u}}));
 }
 
 // Each patch alone on 6.0-rc1 changes one thing: 1 the atomics, 2 the page_counter layout (and

@@ -36,7 +36,7 @@ TEST(Calibration, AFileThatIsNotOneIsRefusedWithItsName) {
                                "sites");
     }
     EXPECT_THROW(calibration_from_json(nlohmann::json::object(), "c.json"), CalibrationError);
-    EXPECT_THROW(load_calibration("/nonexistent/c.json"), CalibrationError);
+    EXPECT_THROW(load_calibrations("/nonexistent/c.json"), CalibrationError);
 }
 
 } // namespace
