@@ -153,16 +153,16 @@ void Simulator::wake(std::uint32_t line, std::uint64_t at_ps) {
         v.now_ps = std::max(v.now_ps, at_ps);
         v.spin_ps += v.now_ps - v.slept_at_ps;
         v.waiting = false;
-        runnable_.push({v.now_ps, w});
+        runnable_.push(v.now_ps, w);
     }
     waiters_[line].clear();
 }
 
 Simulator::VirtualCpu* Simulator::run_in_order() {
     VirtualCpu& v = cpus_[current_];
-    switched_ = !runnable_.empty() && runnable_.top() < Key{v.now_ps, current_};
+    switched_ = runnable_.earlier_than(v.now_ps, current_);
     if (switched_) {
-        runnable_.push({v.now_ps, current_});
+        next_ = runnable_.replace_top(v.now_ps, current_);
         v.fiber->suspend(); // resumed when it is the earliest again
     }
     return &v;
@@ -183,6 +183,9 @@ void Simulator::end_measurement() {
 double Simulator::run(unsigned threads, const engine::StopCondition& stop,
                       const engine::ThreadHooks&, const engine::ObjectRegistry& objects,
                       const engine::WorkerPool::Body& body) {
+    if (threads > (1u << RunQueue::kCpuBits))
+        throw SimulationError(fmt::format("{} virtual CPUs: the simulator runs at most {}", threads,
+                                          1u << RunQueue::kCpuBits));
     if (threads > machine_.cpus())
         throw SimulationError(fmt::format("machine {} has {} CPUs; {} threads asked for",
                                           machine_.name, machine_.cpus(), threads));
@@ -210,16 +213,16 @@ double Simulator::run(unsigned threads, const engine::StopCondition& stop,
             if (!v.end_ps)
                 v.end_ps = v.now_ps;
         });
-        runnable_.push({0, slot});
+        runnable_.push(0, slot);
     }
 
     const engine::SimulationScope scope(this);
     const unsigned host_slot = engine::current_lock_slot();
     running_ = true;
     try {
-        while (!runnable_.empty()) {
-            current_ = runnable_.top().second;
-            runnable_.pop();
+        while (next_ || !runnable_.empty()) {
+            current_ = next_ ? *next_ : runnable_.pop();
+            next_.reset();
             VirtualCpu& v = cpus_[current_];
             engine::set_current_lock_slot(v.lock_slot);
             ++stats_.switches;
@@ -239,8 +242,8 @@ double Simulator::run(unsigned threads, const engine::StopCondition& stop,
     } catch (...) {
         running_ = false;
         engine::set_current_lock_slot(host_slot);
-        while (!runnable_.empty())
-            runnable_.pop();
+        runnable_.clear();
+        next_.reset();
         cpus_.clear(); // unwinds the fibers that did not finish
         throw;
     }

@@ -20,12 +20,12 @@
 #include "collector/sim/calibration.hpp"
 #include "collector/sim/fiber.hpp"
 #include "collector/sim/machine.hpp"
+#include "collector/sim/run_queue.hpp"
 #include "engine/runtime/simulation.hpp"
 #include "engine/runtime/worker_executor.hpp"
 
 #include <memory>
 #include <optional>
-#include <queue>
 #include <vector>
 
 namespace hitmap::sim {
@@ -86,7 +86,6 @@ private:
         bool measuring = true;
         bool waiting = false;
     };
-    using Key = std::pair<std::uint64_t, unsigned>; // (virtual time, CPU): ties go to the lower
     struct Pricer;
 
     // Lets every CPU that is earlier in virtual time run first; sets switched_ if one did.
@@ -108,8 +107,9 @@ private:
     std::vector<std::uint64_t> busy_until_ps_;   // per line: its transfer in flight ends
     std::vector<std::vector<unsigned>> waiters_; // per line: CPUs asleep until a write
     std::vector<VirtualCpu> cpus_;
-    std::priority_queue<Key, std::vector<Key>, std::greater<>> runnable_;
+    RunQueue runnable_;
     unsigned current_ = 0;
+    std::optional<unsigned> next_; // chosen by run_in_order, already out of runnable_
     bool running_ = false;
     std::uint64_t stop_ps_ = UINT64_MAX;
     std::atomic<bool>* stop_flag_ = nullptr;
