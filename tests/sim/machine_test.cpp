@@ -49,10 +49,11 @@ TEST(MachineDescription, ABadDescriptionNamesItsSourceAndKey) {
               "m.json: latency_ns.l1_hit must be a number >= 0");
     EXPECT_EQ(error_of({{"name", "x"}, {"cores_per_socket", 6}, {"llc_groups_per_socket", 4}}),
               "m.json: llc_groups_per_socket must divide cores_per_socket");
-    EXPECT_EQ(error_of({{"name", "x"}, {"sockets", 4}, {"cores_per_socket", 64},
-                        {"threads_per_core", 2}}),
-              "m.json: sockets x cores_per_socket x threads_per_core is 512 CPUs; the model holds "
-              "at most 256");
+    EXPECT_EQ(
+        error_of(
+            {{"name", "x"}, {"sockets", 4}, {"cores_per_socket", 64}, {"threads_per_core", 2}}),
+        "m.json: sockets x cores_per_socket x threads_per_core is 512 CPUs; the model holds "
+        "at most 256");
     EXPECT_EQ(error_of({{"sockets", 1}}), "m.json: name is missing or empty");
     EXPECT_THROW(find_machine("no-such-machine"), MachineError);
 }
