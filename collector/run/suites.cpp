@@ -54,6 +54,36 @@ std::vector<RunRequest> measured_and_traced(std::chrono::nanoseconds duration, u
     return requests;
 }
 
+// Each workload with a seed machine: its story's variants on that machine from 1 CPU to the
+// seed's count, in virtual time (a few ms each: the simulation runs ~100x slower than native).
+std::vector<RunRequest> simulated_sweeps(std::chrono::nanoseconds virtual_duration) {
+    std::vector<RunRequest> requests;
+    for (const engine::Workload* w : engine::all_workloads()) {
+        const auto& seed = w->info().seed_machine;
+        if (!seed)
+            continue;
+        RunRequest r;
+        r.workload = w->info().name;
+        r.variants = seed->variants;
+        for (unsigned n = 1; n < seed->cpus; n *= 2)
+            r.threads.push_back(n);
+        for (unsigned n : {seed->cpus * 3 / 4, seed->cpus})
+            if (n > r.threads.back())
+                r.threads.push_back(n);
+        r.stop.duration = virtual_duration;
+        r.c2c.source = C2cSource::software;
+        r.simulate = SimulateOptions{seed->machine};
+        requests.push_back(std::move(r));
+    }
+    return requests;
+}
+
+template <typename... Lists> std::vector<RunRequest> joined(Lists... lists) {
+    std::vector<RunRequest> all;
+    (all.insert(all.end(), lists.begin(), lists.end()), ...);
+    return all;
+}
+
 } // namespace
 
 std::vector<Suite> builtin_suites() {
@@ -61,8 +91,10 @@ std::vector<Suite> builtin_suites() {
     return {
         {"default",
          "every variant of every workload at 1 thread and all CPUs, 1 s each: 3 untraced "
-         "repetitions for ops/s, then one traced run with c2c where the workload is probed",
-         measured_and_traced(1s, 3)},
+         "repetitions for ops/s, then one traced run with c2c where the workload is probed; "
+         "then each seed's variants simulated on its machine from 1 CPU to its CPU count, 5 ms "
+         "of virtual time each",
+         joined(measured_and_traced(1s, 3), simulated_sweeps(5ms))},
         {"quick", "every variant of every workload at all CPUs, 200 ms each (smoke test)",
          every_workload(200ms)},
     };

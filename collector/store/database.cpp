@@ -23,10 +23,21 @@ constexpr int busy_timeout_ms = 5000;
 // The migration (0005_provenance) that added run.writer_pid and run.writer_start.
 constexpr int kWriterColumnsVersion = 5;
 
-constexpr const char* run_columns =
-    "id, machine_id, workload, variant, params_json, threads, duration_s, ops, ops_per_s, "
-    "status, c2c_source, started_at, finished_at, note, source, c2c_reason, predicted_from, "
-    "writer_pid, writer_start, (SELECT host FROM machine WHERE machine.id = run.machine_id)";
+// The migration (0008_simulation) that added run_simulation.
+constexpr int kSimulationVersion = 8;
+
+// Column 20: the simulated machine, from run_simulation where the file has that table (tests
+// read runs of files at older versions).
+std::string run_columns(int version) {
+    return fmt::format(
+        "id, machine_id, workload, variant, params_json, threads, duration_s, ops, ops_per_s, "
+        "status, c2c_source, started_at, finished_at, note, source, c2c_reason, predicted_from, "
+        "writer_pid, writer_start, (SELECT host FROM machine WHERE machine.id = run.machine_id), "
+        "{}",
+        version >= kSimulationVersion
+            ? "(SELECT machine FROM run_simulation WHERE run_simulation.run_id = run.id)"
+            : "NULL");
+}
 
 // SQLite failures leave the store as the store error of their kind; others pass unchanged.
 template <class F> decltype(auto) guarded(const std::filesystem::path& path, F&& f) {
@@ -98,7 +109,8 @@ RunRecord read_run(const SQLite::Statement& q) {
                   .started_at = q.getColumn(11).getString(),
                   .finished_at = optional_text(q.getColumn(12)),
                   .note = optional_text(q.getColumn(13)),
-                  .predicted_from = optional_int64(q.getColumn(16))};
+                  .predicted_from = optional_int64(q.getColumn(16)),
+                  .simulated_machine = optional_text(q.getColumn(20))};
     // A read-only reader cannot store the verdict, but must not show a dead run as running.
     if (run.status == RunStatus::running && writer_gone(q))
         run.status = RunStatus::abandoned;
@@ -333,7 +345,7 @@ void Database::transaction(const std::function<void()>& body) {
 void Database::mark_abandoned_runs() {
     const auto abandoned = [&] {
         SQLite::Statement q(
-            db_, fmt::format("SELECT {} FROM run WHERE status = 'running'", run_columns));
+            db_, fmt::format("SELECT {} FROM run WHERE status = 'running'", run_columns(version_)));
         std::vector<std::int64_t> ids;
         while (q.executeStep())
             if (read_run(q).status == RunStatus::abandoned)
@@ -360,7 +372,7 @@ void Database::mark_abandoned_runs() {
 }
 
 std::vector<RunRecord> Database::runs(const RunFilter& filter) const {
-    std::string sql = fmt::format("SELECT {} FROM run WHERE 1", run_columns);
+    std::string sql = fmt::format("SELECT {} FROM run WHERE 1", run_columns(version_));
     if (filter.workload)
         sql += " AND workload = :workload";
     if (filter.variant)
@@ -389,7 +401,8 @@ std::vector<RunRecord> Database::runs(const RunFilter& filter) const {
 
 std::optional<RunRecord> Database::run(std::int64_t id) const {
     return guarded(path_, [&]() -> std::optional<RunRecord> {
-        SQLite::Statement q(db_, fmt::format("SELECT {} FROM run WHERE id = ?", run_columns));
+        SQLite::Statement q(db_,
+                            fmt::format("SELECT {} FROM run WHERE id = ?", run_columns(version_)));
         q.bind(1, id);
         if (!q.executeStep())
             return std::nullopt;

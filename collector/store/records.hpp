@@ -52,6 +52,8 @@ struct RunRecord {
     std::optional<std::string> finished_at{};
     std::optional<std::string> note{};
     std::optional<std::int64_t> predicted_from{}; // the run whose trace a prediction replayed
+    // Read only: the machine of a simulated run (its run_simulation row), else nullopt.
+    std::optional<std::string> simulated_machine{};
     bool operator==(const RunRecord&) const = default;
 };
 

@@ -42,6 +42,9 @@ PageCounterChargeWorkload::PageCounterChargeWorkload() {
     info_.name = "page-counter-charge";
     info_.seed = "001";
     info_.layout_structs = {"mem_cgroup", "page_counter"};
+    // Shakeel Butt's netperf runs were on a 72-CPU two-socket machine; the three variants are
+    // the regression, the layout patch alone and the merged series.
+    info_.seed_machine = SeedMachine{"xeon-2s-72", 72, {"v6.0", "v6.0+p2", "v6.1"}};
     info_.description = "netperf-like socket-memory charging through per-CPU stocks into a "
                         "3-level memcg hierarchy with memory.min/low set on the top level";
     for (const auto& v : variants())

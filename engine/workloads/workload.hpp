@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,15 @@ struct VariantSpec {
     std::string description;
 };
 
+// Where the seed ran, as the simulator knows it: a built-in simulated machine (collector/sim/)
+// and the CPU count the seed's figures are for, with the variants whose scaling curves tell
+// its story.
+struct SeedMachine {
+    std::string machine;
+    unsigned cpus = 0;
+    std::vector<std::string> variants;
+};
+
 struct WorkloadInfo {
     std::string name;
     std::string seed; // the investigation it replays, e.g. "001"
@@ -46,6 +56,8 @@ struct WorkloadInfo {
     bool probed = true;
     // The structs whose layout `--layout STRUCT=...` may replace; any other is refused.
     std::vector<std::string> layout_structs;
+    // The investigation's machine, for the simulated scaling sweep of the default suite.
+    std::optional<SeedMachine> seed_machine;
 };
 
 struct TraceOptions {

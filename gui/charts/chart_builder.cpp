@@ -110,16 +110,33 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
         chart->addSeries(band);
         chart->addSeries(median);
         chart->addSeries(marks);
-        // One colour per variant; traced ops/s (probes recording, slower than the machine)
-        // dotted, so the curves of one variant are told apart by how they were measured.
+        // One colour per variant; measured solid, traced ops/s (probes recording, slower than
+        // the machine) dotted, simulated (another machine, virtual time) dashed, so the curves
+        // of one variant are told apart by where their numbers come from.
         if (const auto seen = variant_colour.find(s.variant); seen != variant_colour.end())
             median->setColor(seen->second);
         else
             variant_colour.emplace(s.variant, median->color());
         if (s.source != store::Source::measured) {
             QPen pen = median->pen();
-            pen.setStyle(Qt::DotLine);
+            pen.setStyle(s.source == store::Source::simulated ? Qt::DashLine : Qt::DotLine);
             median->setPen(pen);
+        }
+        if (s.stops_growing_at) {
+            median->setName(
+                QStringLiteral("%1: stops growing at %2").arg(s.name).arg(*s.stops_growing_at));
+            auto* knee = new QScatterSeries;
+            knee->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+            knee->setMarkerSize(13);
+            knee->setColor(Qt::transparent);
+            knee->setBorderColor(median->color());
+            for (const ScalingPoint& p : s.points)
+                if (p.threads == *s.stops_growing_at)
+                    knee->append(p.threads, p.median / 1e6);
+            chart->addSeries(knee);
+            knee->attachAxis(x);
+            knee->attachAxis(y);
+            chart->legend()->markers(knee).first()->setVisible(false);
         }
         QColor c = median->color();
         c.setAlpha(60);
@@ -136,7 +153,15 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
         chart->legend()->markers(marks).first()->setVisible(false);
     }
     x->setRange(0, max_threads + 1);
-    x->setTickCount(std::min(max_threads + 2, 17));
+    // Ticks on round thread counts (a machine's 72 CPUs on multiples of 8), not 17 even cuts.
+    int step = 1;
+    while (max_threads / step > 12)
+        step *= 2;
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(step);
+    // Long names (source, machine, where a curve stops) need a column, not a row.
+    chart->legend()->setAlignment(Qt::AlignRight);
     y->setRange(0, top > 0 ? top * 1.15 : 1);
     y->applyNiceNumbers();
     return chart;

@@ -2,29 +2,49 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace hitmap::gui {
 
+namespace {
+
+std::optional<int> stops_growing_at(const std::vector<ScalingPoint>& points) {
+    double highest = 0;
+    for (const ScalingPoint& p : points)
+        highest = std::max(highest, p.median);
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (points[i].median >= 0.95 * highest)
+            return i + 1 < points.size() ? std::optional<int>(points[i].threads) : std::nullopt;
+    return std::nullopt;
+}
+
+QString series_name(const std::string& variant, store::Source source, const std::string& machine) {
+    const QString name = QString::fromStdString(variant);
+    const QString how = QString::fromUtf8(store::to_string(source).data());
+    return machine.empty()
+               ? QStringLiteral("%1 (%2)").arg(name, how)
+               : QStringLiteral("%1 (%2 %3)").arg(name, how, QString::fromStdString(machine));
+}
+
+} // namespace
+
 std::vector<ScalingSeries> scaling_series(const std::vector<store::RunRecord>& runs,
                                           const std::string& workload) {
-    std::map<std::pair<std::string, store::Source>, std::map<int, std::vector<double>>> grouped;
+    using Key = std::tuple<std::string, store::Source, std::string>; // variant, source, machine
+    std::map<Key, std::map<int, std::vector<double>>> grouped;
     for (const auto& r : runs)
         if (r.workload == workload && r.status == store::RunStatus::complete && r.ops_per_s &&
             r.threads &&
             (r.source == store::Source::measured || r.source == store::Source::traced ||
              r.source == store::Source::simulated))
-            grouped[{r.variant, r.source}][*r.threads].push_back(*r.ops_per_s);
+            grouped[{r.variant, r.source, r.simulated_machine.value_or("")}][*r.threads].push_back(
+                *r.ops_per_s);
     std::vector<ScalingSeries> out;
     for (auto& [key, by_threads] : grouped) {
-        const auto& [variant, source] = key;
-        const QString name = QString::fromStdString(variant);
-        ScalingSeries s{name,
-                        source,
-                        source == store::Source::measured
-                            ? name
-                            : QStringLiteral("%1 (%2)").arg(
-                                  name, QString::fromUtf8(store::to_string(source).data())),
-                        {}};
+        const auto& [variant, source, machine] = key;
+        ScalingSeries s{
+            QString::fromStdString(variant),       source, QString::fromStdString(machine),
+            series_name(variant, source, machine), {},     std::nullopt};
         for (auto& [threads, values] : by_threads) {
             std::sort(values.begin(), values.end());
             const std::size_t n = values.size();
@@ -32,6 +52,7 @@ std::vector<ScalingSeries> scaling_series(const std::vector<store::RunRecord>& r
             s.points.push_back(
                 {threads, median, values.front(), values.back(), static_cast<int>(n)});
         }
+        s.stops_growing_at = stops_growing_at(s.points);
         out.push_back(std::move(s));
     }
     return out;

@@ -4,6 +4,7 @@
 #include "collector/store/records.hpp"
 
 #include <QString>
+#include <optional>
 #include <vector>
 
 namespace hitmap::gui {
@@ -17,13 +18,18 @@ struct ScalingPoint {
 struct ScalingSeries {
     QString variant;
     store::Source source = store::Source::measured; // never pooled: one series per source
-    QString name;                                   // "v6.0" or "v6.0 (traced)"
-    std::vector<ScalingPoint> points;               // by threads
+    QString machine;                  // the simulated machine; empty for this machine's runs
+    QString name;                     // "v6.0 (measured)", "v6.0 (simulated xeon-2s-72)"
+    std::vector<ScalingPoint> points; // by threads
+    // Threads from which the curve stops growing: the first point within 5 % of the highest
+    // median when later points follow it; nullopt while it still grows at its last point.
+    std::optional<int> stops_growing_at;
 };
 
-// Complete runs of one workload with a throughput, one series per variant and source: traced
-// ops/s (probes recording) are slower than measured ones and never share a curve with them.
-// Predicted and imported runs have no throughput of their own.
+// Complete runs of one workload with a throughput, one series per variant, source and
+// simulated machine: traced ops/s (probes recording) are slower than measured ones, simulated
+// ones are another machine's, and none shares a curve with another. Predicted and imported
+// runs have no throughput of their own.
 std::vector<ScalingSeries> scaling_series(const std::vector<store::RunRecord>& runs,
                                           const std::string& workload);
 

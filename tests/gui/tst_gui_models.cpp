@@ -258,6 +258,39 @@ private slots:
         QVERIFY(scaling_series(list_.runs, "no-such-workload").empty());
     }
 
+    // Issue 11: a simulated machine's curve is its own, named by the machine, and says where
+    // it stops growing; a curve still growing at its last point says nothing.
+    void scalingKeepsSimulatedMachinesApartAndFindsWhereACurveStops() {
+        std::vector<store::RunRecord> runs;
+        const auto add = [&](store::Source source, std::optional<std::string> machine, int threads,
+                             double ops_per_s) {
+            store::RunRecord r;
+            r.workload = "w";
+            r.variant = "v";
+            r.source = source;
+            r.status = store::RunStatus::complete;
+            r.threads = threads;
+            r.ops_per_s = ops_per_s;
+            r.simulated_machine = std::move(machine);
+            runs.push_back(r);
+        };
+        add(store::Source::measured, std::nullopt, 1, 10);
+        add(store::Source::measured, std::nullopt, 2, 19);
+        for (const auto& [threads, ops] :
+             {std::pair{1, 10.0}, {8, 50.0}, {16, 80.0}, {32, 78.0}, {72, 81.0}})
+            add(store::Source::simulated, "big", threads, ops);
+        add(store::Source::simulated, "small", 1, 5);
+        add(store::Source::simulated, "small", 4, 15);
+        const auto series = scaling_series(runs, "w");
+        QCOMPARE(series.size(), std::size_t(3));
+        QCOMPARE(series[0].name, QStringLiteral("v (measured)"));
+        QVERIFY(!series[0].stops_growing_at); // still growing at 2
+        QCOMPARE(series[1].name, QStringLiteral("v (simulated big)"));
+        QCOMPARE(series[1].stops_growing_at, std::optional<int>(16)); // 80 is within 5 % of 81
+        QCOMPARE(series[2].name, QStringLiteral("v (simulated small)"));
+        QCOMPARE(series[2].points.size(), std::size_t(2));
+    }
+
     void compareWithPrediction() {
         const CompareData c = read_compare(db_, v60_, v61_);
         QCOMPARE(c.before.run.id, v60_);
