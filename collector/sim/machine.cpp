@@ -2,16 +2,11 @@
 
 #include "collector/c2c/coherence_model.hpp"
 #include "collector/sim/errors.hpp"
-#include "engine/runtime/worker_pool.hpp"
+#include "collector/sim/host_machine.hpp"
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <fmt/format.h>
 #include <fstream>
-#include <pthread.h>
 #include <sstream>
-#include <thread>
 
 namespace hitmap::sim {
 
@@ -250,64 +245,12 @@ const std::vector<MachineDescription>& builtin_machines() {
     return all;
 }
 
-double measure_host_transfer_ns() {
-    const std::vector<int> cpus = engine::allowed_cpus();
-    if (cpus.size() < 2)
-        throw MachineError("machine host: its transfer latency needs two CPUs for a ping-pong; "
-                           "this process may use one");
-    struct alignas(64) Line {
-        std::atomic<std::uint32_t> turn{0};
-    } line;
-    constexpr std::uint32_t kHandoffs = 20000;
-    constexpr int kRounds = 5;
-    auto pin = [](int cpu) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(cpu, &set);
-        pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-    };
-    std::vector<double> per_handoff;
-    for (int round = 0; round < kRounds; ++round) {
-        line.turn.store(0);
-        // Each side waits for its turn and passes the line on: every handoff moves it once.
-        // Two threads of their own, so the caller's affinity stays as it was.
-        auto side = [&](int cpu, std::uint32_t first) {
-            pin(cpu);
-            for (std::uint32_t i = first; i < 2 * kHandoffs; i += 2) {
-                while (line.turn.load(std::memory_order_acquire) != i)
-                    ;
-                line.turn.store(i + 1, std::memory_order_release);
-            }
-        };
-        const auto begin = std::chrono::steady_clock::now();
-        { std::jthread a(side, cpus[0], 0u), b(side, cpus[1], 1u); }
-        const double ns =
-            std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - begin)
-                .count();
-        per_handoff.push_back(ns / (2.0 * kHandoffs));
-    }
-    std::sort(per_handoff.begin(), per_handoff.end());
-    return per_handoff[kRounds / 2];
-}
-
 MachineDescription find_machine(std::string_view name_or_path) {
     for (const MachineDescription& m : builtin_machines())
         if (m.name == name_or_path)
             return m;
-    if (name_or_path == "host") {
-        const double ns = measure_host_transfer_ns();
-        MachineDescription m;
-        m.name = "host";
-        m.cores_per_socket = static_cast<unsigned>(engine::allowed_cpus().size());
-        m.description = fmt::format("this machine: {} CPUs taken as one socket and one LLC",
-                                    m.cores_per_socket);
-        m.latency.same_llc = m.latency.same_socket = m.latency.remote_socket = ns;
-        m.latency_source = fmt::format(
-            "transfer {:.1f} ns: median one-way handoff of a ping-pong between CPUs here; L1, "
-            "DRAM and invalidation are typical values",
-            ns);
-        return m;
-    }
+    if (name_or_path == "host")
+        return host_machine();
     const std::filesystem::path path(name_or_path);
     std::ifstream in(path);
     if (!in) {

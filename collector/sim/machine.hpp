@@ -81,8 +81,5 @@ const std::vector<MachineDescription>& builtin_machines();
 // A built-in name, `host` (topology from this machine, transfer latency from a ping-pong
 // between two of its CPUs), or a path to a JSON description. Throws MachineError.
 MachineDescription find_machine(std::string_view name_or_path);
-// The one-way handoff of a line between two CPUs here, in ns (median of several ping-pong
-// rounds). Throws MachineError when fewer than two CPUs are allowed.
-double measure_host_transfer_ns();
 
 } // namespace hitmap::sim

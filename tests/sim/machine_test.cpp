@@ -1,4 +1,5 @@
 #include "collector/sim/errors.hpp"
+#include "collector/sim/host_machine.hpp"
 #include "collector/sim/machine.hpp"
 
 #include <gtest/gtest.h>
@@ -56,6 +57,18 @@ TEST(MachineDescription, ABadDescriptionNamesItsSourceAndKey) {
         "at most 256");
     EXPECT_EQ(error_of({{"sockets", 1}}), "m.json: name is missing or empty");
     EXPECT_THROW(find_machine("no-such-machine"), MachineError);
+}
+
+// A handoff of the host's ping-pong is a load miss and an upgrade: the fitted per-transaction
+// latency is about half the handoff, and the simulator runs the ping-pong in that handoff time.
+TEST(HostMachine, TheTransferLatencyIsFittedSoTheSimulatedPingPongTakesTheMeasuredHandoff) {
+    MachineDescription two;
+    two.name = "two";
+    two.cores_per_socket = 2;
+    const double transfer = transfer_for_handoff(two, 300);
+    EXPECT_GT(transfer, 145);
+    EXPECT_LT(transfer, 155);
+    EXPECT_NEAR(transfer_for_handoff(two, 600), 2 * transfer, 10);
 }
 
 } // namespace
