@@ -1,6 +1,7 @@
 #include "collector/c2c/replay.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
+#include "collector/cli/predict_simulated.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/prediction.hpp"
@@ -26,6 +27,7 @@ struct PredictOptions {
     std::string model_cpus;
     std::optional<std::int64_t> compare;
     bool store = false;
+    bool simulate = false;
     CommonOptions common;
 };
 
@@ -113,6 +115,13 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
 }
 
 void predict(const PredictOptions& o) {
+    if (o.simulate) {
+        if (o.phase_sweep || o.line != 64 || !o.model_cpus.empty() || o.compare)
+            throw UsageError("--phase-sweep, --line, --model-cpus and --compare replay a trace; "
+                             "--simulate runs the simulation again");
+        predict_simulated({o.run_id, o.layouts, o.store, o.common});
+        return;
+    }
     c2c::ReplayConfig config;
     for (auto& [name, layout] : parse_layouts(o.layouts))
         config.layouts.emplace(name, std::move(layout));
@@ -151,8 +160,9 @@ void predict(const PredictOptions& o) {
                     find_measured(db, run, predicted_layouts(recorded, config.layouts)))) {
         measured = store::read_c2c(db.sql(), measured_run->id);
     }
-    const auto comparison =
-        report::compare_prediction(recorded, predicted, measured ? &*measured : nullptr);
+    const auto comparison = report::compare_prediction(
+        recorded, store::C2cData{recorded.objects, recorded.trace, predicted},
+        measured ? &*measured : nullptr);
 
     std::optional<std::int64_t> stored;
     if (o.store)
@@ -209,8 +219,10 @@ void predict(const PredictOptions& o) {
 void add_predict_command(CLI::App& app) {
     auto o = std::make_shared<PredictOptions>();
     auto* cmd = app.add_subcommand(
-        "predict", "Replay a run's stored trace under another layout and predict its transfers");
-    cmd->add_option("run", o->run_id, "Run id with a software c2c trace")->required();
+        "predict", "Replay a run's stored trace (or simulate a simulated run again) under another "
+                   "layout and predict its transfers");
+    cmd->add_option("run", o->run_id, "Run id with a software c2c trace, or a simulated run")
+        ->required();
     cmd->add_option("--layout", o->layouts,
                     "Layout STRUCT=VERSION|FILE.json to replay under (repeatable)");
     cmd->add_flag("--phase-sweep", o->phase_sweep,
@@ -221,6 +233,9 @@ void add_predict_command(CLI::App& app) {
                     "recorded or thread (default: as the run was analysed)");
     cmd->add_option("--compare", o->compare,
                     "Measured run to compare with (default: found by parameters)");
+    cmd->add_flag("--simulate", o->simulate,
+                  "RUN is a simulated run: simulate it again (its machine, calibration and "
+                  "operations) under --layout, no trace needed");
     cmd->add_flag("--store", o->store, "Store the prediction as a run linked to the source run");
     cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
     cmd->add_flag("--json", o->common.json, "Print JSON");

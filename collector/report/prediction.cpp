@@ -74,11 +74,12 @@ bool has_object(const store::C2cData& data, const std::string& name) {
 
 } // namespace
 
-Prediction compare_prediction(const store::C2cData& recorded, const c2c::ReplayResult& predicted,
+Prediction compare_prediction(const store::C2cData& recorded, const store::C2cData& predicted,
                               const store::C2cData* measured) {
     const std::uint64_t ops = recorded.trace.traced_ops;
     const auto rec = rates_by_field(recorded.result, recorded.objects, ops);
-    const auto pred = rates_by_field(predicted, recorded.objects, ops);
+    const auto pred =
+        rates_by_field(predicted.result, predicted.objects, predicted.trace.traced_ops);
     std::map<Key, FieldRate> meas;
     if (measured)
         meas = rates_by_field(measured->result, measured->objects, measured->trace.traced_ops);
@@ -104,22 +105,25 @@ Prediction compare_prediction(const store::C2cData& recorded, const c2c::ReplayR
     for (auto& [k, r] : rows)
         p.rows.push_back(std::move(r));
     p.usage_line_recorded = usage_lines(recorded.result, recorded.objects, ops);
-    p.usage_line_predicted = usage_lines(predicted, recorded.objects, ops);
+    p.usage_line_predicted =
+        usage_lines(predicted.result, predicted.objects, predicted.trace.traced_ops);
     if (measured)
         p.usage_line_measured =
             usage_lines(measured->result, measured->objects, measured->trace.traced_ops);
     return p;
 }
 
-std::string format_prediction(const Prediction& p, bool with_measured) {
+std::string format_prediction(const Prediction& p, bool with_measured,
+                              std::string_view recorded_label) {
     // Columns as wide as the longest object and field named ("memory.children_low_usage").
     std::size_t object_width = 22, field_width = 20;
     for (const auto& r : p.rows) {
         object_width = std::max(object_width, r.object.size());
         field_width = std::max(field_width, r.field.size());
     }
-    std::string out = fmt::format("{:<{}} {:<{}} {:>14} {:>14}", "object", object_width, "field",
-                                  field_width, "recorded/1k", "predicted/1k");
+    std::string out =
+        fmt::format("{:<{}} {:<{}} {:>14} {:>14}", "object", object_width, "field", field_width,
+                    fmt::format("{}/1k", recorded_label), "predicted/1k");
     if (with_measured)
         out += fmt::format(" {:>14} {:>14}", "measured/1k", "pred vs meas");
     out += "   (transfers per 1,000 operations)\n";
@@ -137,7 +141,7 @@ std::string format_prediction(const Prediction& p, bool with_measured) {
         out += "\n";
     }
     out +=
-        fmt::format("\nlines holding the charged usage: recorded {}/1k, predicted {}/1k",
+        fmt::format("\nlines holding the charged usage: {} {}/1k, predicted {}/1k", recorded_label,
                     rate(p.usage_line_recorded.transfers), rate(p.usage_line_predicted.transfers));
     if (with_measured && p.usage_line_measured)
         out += fmt::format(

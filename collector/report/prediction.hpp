@@ -31,12 +31,16 @@ struct Prediction {
     std::optional<FieldRate> usage_line_measured;
 };
 
-// `measured` is another run's data (same parameters, the predicted layout), matched by object
-// name and field name.
-Prediction compare_prediction(const store::C2cData& recorded, const c2c::ReplayResult& predicted,
+// `predicted` is a replay of `recorded`'s trace or a re-simulation of its run; `measured` is
+// another run's data (same parameters, the predicted layout). Each is per 1,000 of its own
+// operations, and rows are matched by object name and field name.
+Prediction compare_prediction(const store::C2cData& recorded, const store::C2cData& predicted,
                               const store::C2cData* measured);
 
-std::string format_prediction(const Prediction& p, bool with_measured);
+// `recorded_label` names the first column's source ("recorded", or "baseline" for a
+// re-simulation).
+std::string format_prediction(const Prediction& p, bool with_measured,
+                              std::string_view recorded_label = "recorded");
 nlohmann::json prediction_json(const Prediction& p);
 
 } // namespace hitmap::report

@@ -10,6 +10,7 @@
 #include "collector/run/thread_counters.hpp"
 #include "collector/run/thread_hooks.hpp"
 #include "collector/run/trace_cleanup.hpp"
+#include "collector/run/workload_outcome.hpp"
 #include "collector/store/database.hpp"
 #include "engine/workloads/workload.hpp"
 
@@ -71,12 +72,6 @@ public:
 private:
     std::jthread thread_;
 };
-
-store::Metric metric(std::string name, std::optional<double> value, std::string unit,
-                     store::Source source) {
-    return store::Metric{std::move(name), value,  std::move(unit), value.has_value(),
-                         std::nullopt,    source, std::nullopt};
-}
 
 // What the run records about its cacheline data: the choice made, and why.
 std::string c2c_reason(const RunRequest& request, const engine::WorkloadInfo& workload,
@@ -197,26 +192,14 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         summary.seconds = result.seconds;
         summary.ops_per_s =
             result.seconds > 0 ? static_cast<double>(result.ops) / result.seconds : 0;
-        const std::optional<double> ops_per_s =
-            result.seconds > 0 ? std::optional(summary.ops_per_s) : std::nullopt;
 
-        store::RunOutcome outcome;
-        outcome.status = store::RunStatus::complete;
-        outcome.ops = static_cast<std::int64_t>(result.ops);
-        outcome.ops_per_s = ops_per_s;
-        outcome.duration_s = result.seconds;
+        store::RunOutcome outcome = workload_outcome(result, source);
         // Host counters measured this thread, not the simulated machine: not stored as its.
         if (!simulated)
             for (const perf::CounterValue& c : counters.totals())
                 outcome.metrics.push_back(store::Metric{
                     c.name, c.value, c.unit, c.value.has_value(), c.unavailable_reason, source,
                     c.value ? std::optional(c.scaled) : std::nullopt});
-        for (const auto& [name, value] : result.stats.items())
-            outcome.metrics.push_back(
-                metric("engine." + name, value.get<double>(), "count", source));
-        for (unsigned t = 0; t < result.ops_per_thread.size(); ++t)
-            outcome.metrics.push_back(metric(fmt::format("ops.thread{}", t),
-                                             double(result.ops_per_thread[t]), "ops", source));
 
         std::vector<store::LockData> lock_tables;
         if (!result.locks.empty())

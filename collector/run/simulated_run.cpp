@@ -1,5 +1,6 @@
 #include "collector/run/simulated_run.hpp"
 
+#include "collector/run/workload_outcome.hpp"
 #include "collector/sim/calibrator.hpp"
 #include "collector/sim/errors.hpp"
 
@@ -61,15 +62,6 @@ std::vector<sim::Calibration> SimulationSetup::calibrations() const {
     return all;
 }
 
-namespace {
-
-store::Metric simulated(std::string name, double value, std::string unit) {
-    return store::Metric{std::move(name),          value,       std::move(unit), true, std::nullopt,
-                         store::Source::simulated, std::nullopt};
-}
-
-} // namespace
-
 SimulatedRun run_simulated(const engine::Workload& workload, engine::WorkloadRunConfig config,
                            const sim::MachineDescription& machine,
                            const sim::Calibration& calibration) {
@@ -105,24 +97,34 @@ SimulatedRun run_simulated(const engine::Workload& workload, engine::WorkloadRun
         total.access_ns += t.access_ns;
         total.spin_ns += t.spin_ns;
     }
+    // The stop condition as asked, so `predict --simulate` re-runs exactly these operations.
+    nlohmann::json stop = nlohmann::json::object();
+    if (config.stop.duration)
+        stop["duration_ns"] = config.stop.duration->count();
+    if (config.stop.iterations)
+        stop["iterations"] = *config.stop.iterations;
     run.record = store::SimulationRecord{machine.name, sim::machine_to_json(machine).dump(),
                                          sim::calibration_to_json(calibration).dump(),
                                          nlohmann::json{{"seconds", stats.seconds},
                                                         {"accesses", stats.accesses},
                                                         {"switches", stats.switches},
+                                                        {"stop", stop},
                                                         {"cpus", per_cpu}}
                                              .dump()};
+    const auto simulated = store::Source::simulated;
     const double cpu_ns = stats.seconds * 1e9 * static_cast<double>(config.threads);
     run.metrics = {
-        simulated("sim.accesses", static_cast<double>(stats.accesses), "accesses"),
-        simulated("sim.switches", static_cast<double>(stats.switches), "switches"),
-        simulated("sim.work_ns", total.work_ns, "ns"),
-        simulated("sim.access_ns", total.access_ns, "ns"),
-        simulated("sim.spin_ns", total.spin_ns, "ns"),
+        metric("sim.accesses", static_cast<double>(stats.accesses), "accesses", simulated),
+        metric("sim.switches", static_cast<double>(stats.switches), "switches", simulated),
+        metric("sim.work_ns", total.work_ns, "ns", simulated),
+        metric("sim.access_ns", total.access_ns, "ns", simulated),
+        metric("sim.spin_ns", total.spin_ns, "ns", simulated),
     };
     if (cpu_ns > 0) {
-        run.metrics.push_back(simulated("sim.access_fraction", total.access_ns / cpu_ns, "ratio"));
-        run.metrics.push_back(simulated("sim.spin_fraction", total.spin_ns / cpu_ns, "ratio"));
+        run.metrics.push_back(
+            metric("sim.access_fraction", total.access_ns / cpu_ns, "ratio", simulated));
+        run.metrics.push_back(
+            metric("sim.spin_fraction", total.spin_ns / cpu_ns, "ratio", simulated));
     }
     return run;
 }

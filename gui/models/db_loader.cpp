@@ -65,7 +65,7 @@ CompareData read_compare(const QString& path, qint64 before, qint64 after) {
     if (data.prediction_run && data.before.c2c) {
         if (auto predicted = store::read_c2c(db.sql(), data.prediction_run->id))
             data.prediction = report::compare_prediction(
-                *data.before.c2c, predicted->result, data.after.c2c ? &*data.after.c2c : nullptr);
+                *data.before.c2c, *predicted, data.after.c2c ? &*data.after.c2c : nullptr);
     }
     return data;
 }

@@ -140,5 +140,67 @@ TEST(CliSimulate, ACalibrationOfAnotherWorkloadOrVariantIsRefused) {
     EXPECT_EQ(count_lines(w.err), 1) << w.err;
 }
 
+// predict --simulate: the run simulated again under its own layout is the run, bit for bit; under
+// the padded counter it is what `run --simulate --layout` of that layout gives.
+TEST(CliSimulate, PredictSimulateRerunsTheRunUnderAnotherLayout) {
+    TempDir dir;
+    const auto db = (dir / "s.db").string();
+    const auto calibration = (dir / "c.json").string();
+    auto base = simulate_args(db, "v6.0");
+    base.insert(base.end(), {"--save-calibration", calibration, "--calibration-ops", "20000"});
+    ASSERT_EQ(run_cli(base, dir.path()).status, 0);
+
+    const auto same = json_of(
+        {"predict", "1", "--simulate", "--layout", "page_counter=v6.0", "--json", "--db", db}, dir);
+    EXPECT_EQ(same["ops_per_s"]["baseline"], same["ops_per_s"]["predicted"]);
+    ASSERT_FALSE(same["fields"].empty());
+    for (const auto& row : same["fields"])
+        EXPECT_EQ(row["recorded"], row["predicted"]) << row["object"] << " " << row["field"];
+
+    const CliResult stored = run_cli(
+        {"predict", "1", "--simulate", "--layout", "page_counter=v6.1", "--store", "--db", db},
+        dir.path());
+    ASSERT_EQ(stored.status, 0) << stored.err;
+    EXPECT_THAT(stored.out, HasSubstr("ops/s (simulated, virtual time): baseline"));
+    EXPECT_THAT(stored.out, HasSubstr("stored as run 2"));
+    auto direct = simulate_args(db, "v6.0");
+    direct.insert(direct.end(), {"--layout", "page_counter=v6.1", "--calibration", calibration});
+    ASSERT_EQ(run_cli(direct, dir.path()).status, 0);
+
+    const auto runs = json_of({"show", "--json", "--db", db}, dir);
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[1]["source"], "simulated");
+    EXPECT_EQ(runs[1]["variant"], "v6.0 @page_counter=v6.1");
+    EXPECT_EQ(runs[1]["ops_per_s"], runs[2]["ops_per_s"]);
+    const auto predicted = json_of({"report", "2", "--json", "--db", db}, dir);
+    const auto measured = json_of({"report", "3", "--json", "--db", db}, dir);
+    EXPECT_EQ(predicted["lines"], measured["lines"]);
+    EXPECT_EQ(predicted["totals"], measured["totals"]);
+}
+
+TEST(CliSimulate, PredictSimulateRefusesARunThatWasNotSimulatedAndAMissingLayout) {
+    TempDir dir;
+    const auto db = (dir / "m.db").string();
+    ASSERT_EQ(run_cli({"run", "page-counter-charge", "--variant", "v6.0", "--threads", "1",
+                       "--iterations", "1000", "--c2c", "off", "--db", db},
+                      dir.path())
+                  .status,
+              0);
+    const CliResult measured = run_cli(
+        {"predict", "1", "--simulate", "--layout", "page_counter=v6.1", "--db", db}, dir.path());
+    EXPECT_NE(measured.status, 0);
+    EXPECT_THAT(measured.err, HasSubstr("run 1 was not simulated"));
+    EXPECT_EQ(count_lines(measured.err), 1) << measured.err;
+
+    const CliResult no_layout = run_cli({"predict", "1", "--simulate", "--db", db}, dir.path());
+    EXPECT_NE(no_layout.status, 0);
+    EXPECT_THAT(no_layout.err, HasSubstr("needs --layout"));
+    const CliResult sweep = run_cli({"predict", "1", "--simulate", "--phase-sweep", "--layout",
+                                     "page_counter=v6.1", "--db", db},
+                                    dir.path());
+    EXPECT_NE(sweep.status, 0);
+    EXPECT_THAT(sweep.err, HasSubstr("replay a trace"));
+}
+
 } // namespace
 } // namespace hitmap::testing
