@@ -72,7 +72,8 @@ std::vector<RunRequest> simulated_sweeps(std::chrono::nanoseconds virtual_durati
                 r.threads.push_back(n);
         r.stop.duration = virtual_duration;
         r.c2c.source = C2cSource::software;
-        r.simulate = SimulateOptions{seed->machine};
+        r.simulate.emplace();
+        r.simulate->machine = seed->machine;
         requests.push_back(std::move(r));
     }
     return requests;

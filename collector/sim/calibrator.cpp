@@ -2,6 +2,7 @@
 
 #include "collector/sim/errors.hpp"
 #include "engine/locks/lock_clock.hpp"
+#include "engine/runtime/busy_work.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -49,6 +50,7 @@ public:
         throw CalibrationError("a single calibration thread waited for a lock: the workload "
                                "cannot be calibrated");
     }
+    void outside_work(std::chrono::nanoseconds) override {} // not the engine's: left out
     std::uint64_t now_ns() const override { return 0; }
     unsigned cpu() const override { return 0; }
     void end_measurement() override {
@@ -90,6 +92,8 @@ Calibration measure_calibration(const engine::Workload& workload,
     run.trace = {};
     run.executor = nullptr;
     engine::LockClock::calibrate();
+    // Work the engine does not model costs its parameter in a simulation, not a measurement.
+    const engine::BusyWork::Excluded without_outside_work;
 
     std::vector<double> native_ns_per_op;
     std::uint64_t operations = plan.operations;

@@ -56,8 +56,9 @@ private:
 
 Fiber::Fiber(std::function<void()> entry, std::size_t stack_bytes)
     : entry_(std::move(entry)) {
-    self_ = ctx::fiber(std::allocator_arg, RecordingStack(stack_bytes, &stack_bottom_, &stack_size_),
-                       [this](ctx::fiber&& caller) { return run_entry(std::move(caller)); });
+    self_ =
+        ctx::fiber(std::allocator_arg, RecordingStack(stack_bytes, &stack_bottom_, &stack_size_),
+                   [this](ctx::fiber&& caller) { return run_entry(std::move(caller)); });
 #if HITMAP_TSAN
     tsan_fiber_ = __tsan_create_fiber(0);
 #endif
@@ -67,7 +68,7 @@ Fiber::~Fiber() {
     if (!finished_) {
         cancelled_ = true;
         try {
-            resume(); // runs to the end of run_entry: Cancelled unwinds its frames
+            resume();   // runs to the end of run_entry: Cancelled unwinds its frames
         } catch (...) { // NOLINT(bugprone-empty-catch): a destructor must not throw
         }
     }

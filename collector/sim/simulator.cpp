@@ -168,6 +168,17 @@ Simulator::VirtualCpu* Simulator::run_in_order() {
     return &v;
 }
 
+void Simulator::outside_work(std::chrono::nanoseconds ns) {
+    if (!running_)
+        return;
+    VirtualCpu& v = cpus_[current_];
+    const auto ps = static_cast<std::uint64_t>(ns.count()) * 1000;
+    v.now_ps += ps;
+    v.work_ps += ps;
+    if (v.now_ps >= stop_ps_)
+        stop_flag_->store(true, std::memory_order_relaxed);
+}
+
 std::uint64_t Simulator::now_ns() const {
     return running_ ? cpus_[current_].now_ps / 1000 : 0;
 }

@@ -62,6 +62,7 @@ public:
                 std::uint8_t log2_size, std::uint16_t offset, std::uint16_t site) override;
     void wait_for_write(engine::ObjectId object, engine::FieldId field, std::uint8_t log2_size,
                         std::uint16_t offset) override;
+    void outside_work(std::chrono::nanoseconds ns) override;
     std::uint64_t now_ns() const override;
     unsigned cpu() const override { return current_; }
     void end_measurement() override;

@@ -1,11 +1,16 @@
 #include "engine/runtime/busy_work.hpp"
 
+#include "engine/runtime/simulation.hpp"
+
 #include <algorithm>
 #include <array>
+#include <atomic>
 
 namespace hitmap::engine {
 
 namespace {
+
+std::atomic<int> g_excluded{0};
 
 // Loop iterations per ns on this host: the median of three timed 2^20-iteration runs.
 double iterations_per_ns() {
@@ -31,10 +36,38 @@ double iterations_per_ns() {
 
 } // namespace
 
-BusyWork::BusyWork(std::chrono::nanoseconds target) {
+BusyWork::BusyWork(std::chrono::nanoseconds target)
+    : target_(target) {
     if (target.count() > 0)
         iterations_ =
             static_cast<std::uint64_t>(static_cast<double>(target.count()) * iterations_per_ns());
+}
+
+} // namespace hitmap::engine
+
+namespace hitmap::engine {
+
+void BusyWork::run() const {
+    if (target_.count() <= 0)
+        return;
+    if (Simulation* sim = current_simulation()) {
+        sim->outside_work(target_);
+        return;
+    }
+    if (g_excluded.load(std::memory_order_relaxed) > 0)
+        return;
+    std::uint64_t x = iterations_;
+    for (std::uint64_t i = 0; i < iterations_; ++i)
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+    asm volatile("" : : "r"(x)); // keeps the loop: nothing reads x
+}
+
+BusyWork::Excluded::Excluded() {
+    g_excluded.fetch_add(1, std::memory_order_relaxed);
+}
+
+BusyWork::Excluded::~Excluded() {
+    g_excluded.fetch_sub(1, std::memory_order_relaxed);
 }
 
 } // namespace hitmap::engine

@@ -8,6 +8,7 @@
 #include "engine/probe/object_registry.hpp"
 #include "engine/probe/trace_record.hpp"
 
+#include <chrono>
 #include <cstdint>
 
 namespace hitmap::engine {
@@ -23,6 +24,10 @@ public:
     // another CPU writes that line, as a pause loop on a cached word does.
     virtual void wait_for_write(ObjectId object, FieldId field, std::uint8_t log2_size,
                                 std::uint16_t offset) = 0;
+    // The running virtual CPU spends `ns` in work the engine does not model (a workload's
+    // stand-in for the rest of a path, BusyWork): virtual time advances by exactly that, and a
+    // calibration leaves it out, so the figure is the parameter, not a measurement of it.
+    virtual void outside_work(std::chrono::nanoseconds ns) = 0;
     // Virtual nanoseconds since the simulated run began, and the running virtual CPU.
     virtual std::uint64_t now_ns() const = 0;
     virtual unsigned cpu() const = 0;

@@ -14,6 +14,7 @@
 #include <QSvgGenerator>
 #include <QValueAxis>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -113,10 +114,16 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
         // One colour per variant; measured solid, traced ops/s (probes recording, slower than
         // the machine) dotted, simulated (another machine, virtual time) dashed, so the curves
         // of one variant are told apart by where their numbers come from.
-        if (const auto seen = variant_colour.find(s.variant); seen != variant_colour.end())
-            median->setColor(seen->second);
-        else
-            variant_colour.emplace(s.variant, median->color());
+        // The theme's colours cycle per series, and a variant draws several, so two variants
+        // shared a colour: each variant takes the next of ten distinct ones (Tableau 10).
+        static const std::array<QColor, 10> palette{
+            QColor(0x4e79a7), QColor(0xf28e2b), QColor(0xe15759), QColor(0x76b7b2),
+            QColor(0x59a14f), QColor(0xedc948), QColor(0xb07aa1), QColor(0xff9da7),
+            QColor(0x9c755f), QColor(0xbab0ac)};
+        const auto colour =
+            variant_colour.try_emplace(s.variant, palette[variant_colour.size() % palette.size()])
+                .first->second;
+        median->setColor(colour);
         if (s.source != store::Source::measured) {
             QPen pen = median->pen();
             pen.setStyle(s.source == store::Source::simulated ? Qt::DashLine : Qt::DotLine);

@@ -3,6 +3,7 @@
 // clock and CPUs. A scripted Simulation stands in for the simulator, so every count is exact.
 #include "engine/locks/lock_class.hpp"
 #include "engine/memcg/res_counter.hpp"
+#include "engine/runtime/busy_work.hpp"
 #include "engine/runtime/simulation.hpp"
 
 #include <functional>
@@ -33,6 +34,9 @@ public:
         ASSERT_TRUE(on_wait) << "a spin-wait nobody will end";
         auto other = std::exchange(on_wait, nullptr);
         other();
+    }
+    void outside_work(std::chrono::nanoseconds ns) override {
+        now += static_cast<std::uint64_t>(ns.count());
     }
     std::uint64_t now_ns() const override { return now; }
     unsigned cpu() const override { return running; }
@@ -122,6 +126,15 @@ TEST_F(SimulationSeam, AContendedTicketLockWaitsForTheWriteAndCountsVirtualTime)
     // and CPU 1's release.
     EXPECT_EQ(report.wait.total_ns, 10u + 10u + 100u + 10u + 10u);
     EXPECT_EQ(sim.now - before, 160u);
+}
+
+// Work outside the model costs exactly its parameter under a simulation, without running.
+TEST_F(SimulationSeam, BusyWorkIsItsTargetInVirtualTime) {
+    const BusyWork work{std::chrono::microseconds(3)};
+    SimulationScope scope(&sim);
+    work.run();
+    EXPECT_EQ(sim.now, 3000u);
+    EXPECT_TRUE(sim.accesses.empty());
 }
 
 } // namespace

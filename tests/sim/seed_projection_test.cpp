@@ -47,7 +47,7 @@ std::uint64_t neighbours_hitm_after_usage(const SimulatedRun& run) {
 // rest of the networking path (docs/REPRODUCTION.md derives it from the seed's Mbps).
 TEST(SeedProjection, PageCounterLayoutPatchGainsWithinAFactorOfTwoOfTheSeedAt72Cpus) {
     const nlohmann::json params = {{"work_ns", 3400}};
-    const auto file = "page-counter-charge-work3400.json";
+    const auto file = "page-counter-charge.json";
     const SimulatedRun base = simulate("page-counter-charge", "v6.0", 72, 400, params, file);
     const SimulatedRun p2 = simulate("page-counter-charge", "v6.0+p2", 72, 400, params, file);
     const double gain = ops_per_s(p2) / ops_per_s(base) - 1.0;
