@@ -1,5 +1,6 @@
 #include "engine/layout/builtin_layouts.hpp"
 
+#include "engine/layout/kmem_layouts.hpp"
 #include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <array>
@@ -18,7 +19,11 @@ const StructType& page_counter_type() {
 }
 
 const StructType& memcg_stock_type() {
-    static const StructType type{"memcg_stock_pcp", {"cached", "nr_pages"}};
+    static const StructType type{
+        "memcg_stock_pcp",
+        {"cached", "nr_pages", "cached_objcg", "nr_bytes", "cached_pgdat", "nr_slab_reclaimable_b",
+         "nr_slab_unreclaimable_b", "irq_obj.cached_objcg", "irq_obj.cached_pgdat",
+         "irq_obj.nr_bytes", "irq_obj.nr_slab_reclaimable_b", "irq_obj.nr_slab_unreclaimable_b"}};
     return type;
 }
 
@@ -46,10 +51,11 @@ const StructType& css_v2_6_31_type() {
 }
 
 std::span<const StructType* const> struct_types() {
-    static const std::array<const StructType*, 7> types{
-        &page_counter_type(),       &memcg_stock_type(),        &mem_cgroup_type(),
-        &memcg_percpu_stats_type(), &memcg_stats_global_type(), &res_counter_type(),
-        &css_v2_6_31_type()};
+    static const std::array<const StructType*, 12> types{
+        &page_counter_type(),       &memcg_stock_type(),         &mem_cgroup_type(),
+        &memcg_percpu_stats_type(), &memcg_stats_global_type(),  &res_counter_type(),
+        &css_v2_6_31_type(),        &obj_cgroup_type(),          &objcg_vector_type(),
+        &slab_page_type(),          &mem_cgroup_per_node_type(), &slab_stats_cpu_type()};
     return types;
 }
 
@@ -63,8 +69,14 @@ const StructType* find_struct_type(std::string_view name) {
 std::uint32_t natural_field_size(const StructType& type, FieldId field) {
     if (&type == &page_counter_type())
         return (field == pc::protection_support || field == pc::track_failcnt) ? 1 : 8;
-    if (&type == &memcg_stock_type())
-        return field == stock::nr_pages ? 4 : 8;
+    if (&type == &memcg_stock_type()) {
+        using namespace stock;
+        const bool is_int = field == nr_pages || field == nr_bytes ||
+                            field == nr_slab_reclaimable_b || field == nr_slab_unreclaimable_b ||
+                            field == irq_nr_bytes || field == irq_nr_slab_reclaimable_b ||
+                            field == irq_nr_slab_unreclaimable_b;
+        return is_int ? 4 : 8;
+    }
     if (&type == &res_counter_type())
         return field == rc::lock ? 4 : 8; // spinlock_t: the 4-byte ticket lock, no debug
     if (&type == &css_v2_6_31_type())
@@ -77,7 +89,7 @@ std::uint32_t natural_field_size(const StructType& type, FieldId field) {
                 page_counter_type(),
                 static_cast<FieldId>((field - mcg::counters_begin) % pc::kCount));
     }
-    return 8;
+    return kmem_natural_field_size(type, field);
 }
 
 namespace {
@@ -151,8 +163,35 @@ std::vector<Layout> make_builtin_layouts() {
         for (std::size_t i = 0; i < page_counters; ++i)
             if (all[i].version == shape_page_counter(shape))
                 all.push_back(compose_mem_cgroup(shape, all[i]));
-    all.push_back(make_layout(memcg_stock_type(), "v5.10", 72, 8,
-                              {{stock::cached, {0, 8}}, {stock::nr_pages, {8, 4}}}));
+    {
+        // memcg_stock_pcp (fidelity.md §3, docs/LAYOUTS.md): work_struct 32 bytes, flags last.
+        using namespace stock;
+        all.push_back(make_layout(
+            memcg_stock_type(), "v5.10", 72, 8,
+            {{cached, {0, 8}}, {nr_pages, {8, 4}}, {cached_objcg, {16, 8}}, {nr_bytes, {24, 4}}}));
+        all.push_back(make_layout(memcg_stock_type(), "v5.13+p2", 88, 8,
+                                  {{cached, {0, 8}},
+                                   {nr_pages, {8, 4}},
+                                   {cached_objcg, {16, 8}},
+                                   {cached_pgdat, {24, 8}},
+                                   {nr_bytes, {32, 4}},
+                                   {nr_slab_reclaimable_b, {36, 4}},
+                                   {nr_slab_unreclaimable_b, {40, 4}}}));
+        all.push_back(make_layout(memcg_stock_type(), "v5.14", 120, 8,
+                                  {{cached, {0, 8}},
+                                   {nr_pages, {8, 4}},
+                                   {cached_objcg, {16, 8}},
+                                   {cached_pgdat, {24, 8}},
+                                   {nr_bytes, {32, 4}},
+                                   {nr_slab_reclaimable_b, {36, 4}},
+                                   {nr_slab_unreclaimable_b, {40, 4}},
+                                   {irq_cached_objcg, {48, 8}},
+                                   {irq_cached_pgdat, {56, 8}},
+                                   {irq_nr_bytes, {64, 4}},
+                                   {irq_nr_slab_reclaimable_b, {68, 4}},
+                                   {irq_nr_slab_unreclaimable_b, {72, 4}}}));
+    }
+    append_kmem_layouts(all);
     // The kernel's stats_updates and stats_flush_threshold are 4-byte; they are 8 here because
     // the probes' read-modify-writes are 64-bit. Only where they sit matters to the replay.
     all.push_back(make_layout(memcg_percpu_stats_type(), "v6.0", 24, 8,

@@ -31,9 +31,27 @@ enum Field : FieldId {
 };
 }
 
-// Field ids of struct memcg_stock_pcp (the per-CPU charge cache).
+// Field ids of struct memcg_stock_pcp: the per-CPU page charge cache, and the object stock
+// of kernel-memory accounting (v5.10+). After Waiman Long's patch 2 the object stock also caches
+// the pgdat and slab byte counts; after patch 4 (v5.14) it is two struct obj_stock, task_obj
+// (the fields without a prefix) and irq_obj, which no modelled path uses (nothing allocates from
+// interrupts).
 namespace stock {
-enum Field : FieldId { cached, nr_pages, kCount };
+enum Field : FieldId {
+    cached,
+    nr_pages,
+    cached_objcg,
+    nr_bytes,
+    cached_pgdat,
+    nr_slab_reclaimable_b,
+    nr_slab_unreclaimable_b,
+    irq_cached_objcg,
+    irq_cached_pgdat,
+    irq_nr_bytes,
+    irq_nr_slab_reclaimable_b,
+    irq_nr_slab_unreclaimable_b,
+    kCount
+};
 }
 
 // Field ids of the model's per-CPU memcg statistics: three per-CPU variables of the kernel
@@ -72,7 +90,9 @@ std::uint32_t natural_field_size(const StructType& type, FieldId field);
 const StructType* find_struct_type(std::string_view name);
 
 // Built-in layouts: page_counter v6.0 (112 B), v6.1 (192 B), v6.15 (192 B); struct mem_cgroup
-// v6.0, v6.1, v6.15 around them (mem_cgroup_layout.hpp); memcg_stock_pcp v5.10; the memcg
+// v5.12, v6.0, v6.1, v6.15 around them (mem_cgroup_layout.hpp); memcg_stock_pcp v5.10 (until
+// v5.13), v5.13+p2 (Waiman Long's patch 2) and v5.14 (patch 4); the kmem structs
+// (kmem_layouts.hpp); the memcg
 // statistics memcg_percpu_stats and memcg_stats_global "v6.0"; res_counter and
 // cgroup_subsys_state "v2.6.31".
 std::span<const Layout> builtin_layouts();

@@ -22,7 +22,7 @@ const StructType& mem_cgroup_type() {
         for (unsigned c = 0; c < kCounters; ++c)
             for (const std::string& f : page_counter_type().fields)
                 t.fields.push_back(fmt::format("{}.{}", counter_name(Counter(c)), f));
-        t.fields.insert(t.fields.end(), {"socket_pressure", "vmstats_percpu"});
+        t.fields.insert(t.fields.end(), {"socket_pressure", "vmstats_percpu", "objcg"});
         return t;
     }();
     return type;
@@ -76,7 +76,8 @@ std::vector<Member> members_v6_0_family(std::uint32_t vmstats_bytes, std::uint32
             // then memory_events[9] and memory_events_local[9]
             {Member::block, "vmstats, memory_events, memory_events_local", vmstats_bytes + 144},
             {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
-            {Member::block, "tcpmem_active .. objcg_list", 40},
+            // tcpmem_active, tcpmem_pressure, kmemcg_id, (v5.12: kmem_state), objcg, objcg_list
+            {Member::block, "tcpmem_active .. objcg_list", 40, 8, {{objcg, 16}}},
             padding(),
             {Member::block, "moving_account, move_lock_task", 16},
             {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
@@ -86,6 +87,11 @@ std::vector<Member> members_v6_0_family(std::uint32_t vmstats_bytes, std::uint32
 const std::vector<Shape>& shapes() {
     using namespace mcg;
     static const std::vector<Shape> all{
+        // v5.12 (seed 000's base): the head through tcpmem as derived in docs/LAYOUTS.md
+        // (memory 208, memsw 320, kmem 432, tcpmem 544; page_counter with parent last since
+        // v5.11); the rest is the v6.0 member list with v5.12's vmstats[] and vmevents[]
+        // arrays, an approximation that moves only fields no kmem path writes.
+        {"v5.12", "v6.0", members_v6_0_family(1056, 360, "cgwb_list .. nodeinfo[]")},
         // 143 stat and event items: in the 141..144 that sizeof 4032 allows.
         {"v6.0", "v6.0", members_v6_0_family(2288, 360, "cgwb_list .. nodeinfo[]")},
         // The events shrank to NR_MEMCG_EVENTS in 6.1-rc1: about 65 items in all.
@@ -99,7 +105,7 @@ const std::vector<Shape>& shapes() {
           {Member::block, "memory_peaks .. swap_events_file", 384},
           {Member::block, "vmstats (a pointer), memory_events, memory_events_local", 152},
           {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
-          {Member::block, "kmemcg_id .. objcg_list", 40},
+          {Member::block, "kmemcg_id .. objcg_list", 40, 8, {{objcg, 8}}},
           {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
           {Member::block, "cgwb_list .. mm_list", 352},
           counter(Counter::kmem), // CONFIG_MEMCG_V1: the v1 fields at the end, line-aligned

@@ -33,6 +33,7 @@ enum Field : FieldId {
     counters_begin, // memory.usage ... tcpmem.parent
     socket_pressure = counters_begin + kCounters * pc::kCount,
     vmstats_percpu, // the per-CPU statistics pointer, read by every stat update
+    objcg,          // memcg->objcg: get_obj_cgroup_from_current() on every accounted allocation
     kCount
 };
 } // namespace mcg
@@ -43,7 +44,7 @@ constexpr FieldId counter_field(Counter c, pc::Field f) {
 
 const StructType& mem_cgroup_type();
 
-// The kernel versions whose member list is modelled: "v6.0", "v6.1", "v6.15".
+// The kernel versions whose member list is modelled: "v5.12", "v6.0", "v6.1", "v6.15".
 std::span<const std::string_view> mem_cgroup_shapes();
 
 // struct mem_cgroup of `shape` with `counter` as its page_counter layout. Throws LayoutError for

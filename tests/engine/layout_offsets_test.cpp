@@ -83,6 +83,61 @@ struct memcg_stock_pcp_v5_10 { // CONFIG_MEMCG_KMEM=y, as distributions build
     unsigned long flags;
 };
 
+// Waiman Long's 2021 series: patch 2 caches the pgdat and slab byte counts in the stock; patch 4
+// (v5.14-v5.17) splits the object stock into task_obj and irq_obj (mm/memcontrol.c).
+struct memcg_stock_pcp_p2 {
+    void* cached;
+    unsigned int nr_pages;
+    void* cached_objcg;
+    void* cached_pgdat;
+    unsigned int nr_bytes;
+    int nr_slab_reclaimable_b;
+    int nr_slab_unreclaimable_b;
+    work_struct work;
+    unsigned long flags;
+};
+struct obj_stock {
+    void* cached_objcg;
+    void* cached_pgdat;
+    unsigned int nr_bytes;
+    int nr_slab_reclaimable_b;
+    int nr_slab_unreclaimable_b;
+};
+struct memcg_stock_pcp_v5_14 {
+    void* cached;
+    unsigned int nr_pages;
+    obj_stock task_obj;
+    obj_stock irq_obj;
+    work_struct work;
+    unsigned long flags;
+};
+
+// struct obj_cgroup (include/linux/memcontrol.h, v5.10-v5.13) and the SLUB slab's struct page
+// (include/linux/mm_types.h, v5.11-v5.16: flags, the slab_list union, slab_cache, freelist,
+// counters, _mapcount, _refcount, memcg_data).
+struct list_head_kmem {
+    void *next, *prev;
+};
+struct obj_cgroup_v5_10 {
+    struct {
+        unsigned long percpu_count_ptr;
+        void* data;
+    } refcnt;
+    void* memcg;
+    int nr_charged_bytes;
+    list_head_kmem list;
+};
+struct page_slab_v5_11 {
+    unsigned long flags;
+    list_head_kmem slab_list;
+    void* slab_cache;
+    void* freelist;
+    unsigned long counters;
+    int mapcount;
+    int refcount;
+    unsigned long memcg_data;
+};
+
 // struct mem_cgroup v6.0 (include/linux/memcontrol.h) from its head to tcpmem, with struct
 // cgroup_subsys_state of v6.0 (include/linux/cgroup-defs.h): cgroup, ss, refcnt, sibling,
 // children, rstat_css_node, id, flags, serial_nr, online_cnt, destroy_work, destroy_rwork,
@@ -218,7 +273,58 @@ TEST(LayoutOffsets, MemCgroupHeadIsTheKernelStruct) {
 
 TEST(LayoutOffsets, MemcgStockV5_10IsTheKernelStruct) {
     using S = memcg_stock_pcp_v5_10;
-    expect_layout("memcg_stock_pcp", "v5.10", sizeof(S), {FIELD(S, cached), FIELD(S, nr_pages)});
+    expect_layout(
+        "memcg_stock_pcp", "v5.10", sizeof(S),
+        {FIELD(S, cached), FIELD(S, nr_pages), FIELD(S, cached_objcg), FIELD(S, nr_bytes)});
+}
+
+TEST(LayoutOffsets, MemcgStockOfTheSeriesIsTheKernelStruct) {
+    using P2 = memcg_stock_pcp_p2;
+    expect_layout("memcg_stock_pcp", "v5.13+p2", sizeof(P2),
+                  {FIELD(P2, cached), FIELD(P2, nr_pages), FIELD(P2, cached_objcg),
+                   FIELD(P2, cached_pgdat), FIELD(P2, nr_bytes), FIELD(P2, nr_slab_reclaimable_b),
+                   FIELD(P2, nr_slab_unreclaimable_b)});
+    using S = memcg_stock_pcp_v5_14;
+    const auto task = offsetof(S, task_obj), irq = offsetof(S, irq_obj);
+    expect_layout(
+        "memcg_stock_pcp", "v5.14", sizeof(S),
+        {FIELD(S, cached),
+         FIELD(S, nr_pages),
+         {"cached_objcg", task + offsetof(obj_stock, cached_objcg), 8},
+         {"cached_pgdat", task + offsetof(obj_stock, cached_pgdat), 8},
+         {"nr_bytes", task + offsetof(obj_stock, nr_bytes), 4},
+         {"nr_slab_reclaimable_b", task + offsetof(obj_stock, nr_slab_reclaimable_b), 4},
+         {"nr_slab_unreclaimable_b", task + offsetof(obj_stock, nr_slab_unreclaimable_b), 4},
+         {"irq_obj.cached_objcg", irq + offsetof(obj_stock, cached_objcg), 8},
+         {"irq_obj.cached_pgdat", irq + offsetof(obj_stock, cached_pgdat), 8},
+         {"irq_obj.nr_bytes", irq + offsetof(obj_stock, nr_bytes), 4},
+         {"irq_obj.nr_slab_reclaimable_b", irq + offsetof(obj_stock, nr_slab_reclaimable_b), 4},
+         {"irq_obj.nr_slab_unreclaimable_b", irq + offsetof(obj_stock, nr_slab_unreclaimable_b),
+          4}});
+}
+
+TEST(LayoutOffsets, ObjCgroupAndTheSlabPageAreTheKernelStructs) {
+    using O = obj_cgroup_v5_10;
+    expect_layout("obj_cgroup", "v5.10", sizeof(O),
+                  {{"refcnt.percpu_count_ptr", offsetof(O, refcnt.percpu_count_ptr), 8},
+                   {"refcnt.data", offsetof(O, refcnt.data), 8},
+                   FIELD(O, memcg),
+                   FIELD(O, nr_charged_bytes),
+                   {"list.next", offsetof(O, list.next), 8}});
+    using P = page_slab_v5_11;
+    expect_layout("page", "v5.11", sizeof(P),
+                  {FIELD(P, flags), FIELD(P, slab_cache), FIELD(P, freelist), FIELD(P, counters),
+                   FIELD(P, memcg_data)});
+}
+
+// v5.12's head: css and id as v6.0's (the 16-byte percpu_ref since v5.10), page_counter with
+// parent last (v5.11+), so memory at 208, memsw 320, kmem 432, tcpmem 544.
+TEST(LayoutOffsets, MemCgroupV5_12HeadPlacesKmemWhereTheSumsSay) {
+    using V512 = mem_cgroup_v6_0_head<page_counter_v6_0>;
+    const Layout& l = *find_builtin_layout("mem_cgroup", "v5.12");
+    expect_mem_cgroup_head<V512>(l);
+    EXPECT_EQ(l.at(counter_field(Counter::kmem, pc::usage)).offset, 432u);
+    EXPECT_EQ(l.at(counter_field(Counter::swap, pc::usage)).offset, 320u);
 }
 
 } // namespace

@@ -145,7 +145,10 @@ TEST(BuiltinLayouts, MemcgStockV510) {
     EXPECT_EQ(l.type, &memcg_stock_type());
     EXPECT_EQ(l.size, 72u);
     EXPECT_EQ(l.align, 8u);
-    expect_layout(l, {{"cached", {0, 8}}, {"nr_pages", {8, 4}}});
+    expect_layout(l, {{"cached", {0, 8}},
+                      {"nr_pages", {8, 4}},
+                      {"cached_objcg", {16, 8}},
+                      {"nr_bytes", {24, 4}}});
 }
 
 TEST(BuiltinLayouts, FieldsSharingUsageLine) {
@@ -220,10 +223,19 @@ TEST(BuiltinLayouts, AllBuiltinsPassValidation) {
               (std::set<std::pair<std::string, std::string>>{{"page_counter", "v6.0"},
                                                              {"page_counter", "v6.1"},
                                                              {"page_counter", "v6.15"},
+                                                             {"mem_cgroup", "v5.12"},
                                                              {"mem_cgroup", "v6.0"},
                                                              {"mem_cgroup", "v6.1"},
                                                              {"mem_cgroup", "v6.15"},
                                                              {"memcg_stock_pcp", "v5.10"},
+                                                             {"memcg_stock_pcp", "v5.13+p2"},
+                                                             {"memcg_stock_pcp", "v5.14"},
+                                                             {"obj_cgroup", "v5.10"},
+                                                             {"objcgs", "8"},
+                                                             {"objcgs", "128"},
+                                                             {"page", "v5.11"},
+                                                             {"mem_cgroup_per_node", "v5.12"},
+                                                             {"slab_stats_cpu", "v5.13"},
                                                              {"memcg_percpu_stats", "v6.0"},
                                                              {"memcg_stats_global", "v6.0"},
                                                              {"res_counter", "v2.6.31"},
