@@ -51,11 +51,12 @@ const StructType& css_v2_6_31_type() {
 }
 
 std::span<const StructType* const> struct_types() {
-    static const std::array<const StructType*, 12> types{
+    static const std::array<const StructType*, 13> types{
         &page_counter_type(),       &memcg_stock_type(),         &mem_cgroup_type(),
         &memcg_percpu_stats_type(), &memcg_stats_global_type(),  &res_counter_type(),
         &css_v2_6_31_type(),        &obj_cgroup_type(),          &objcg_vector_type(),
-        &slab_page_type(),          &mem_cgroup_per_node_type(), &slab_stats_cpu_type()};
+        &slab_page_type(),          &mem_cgroup_per_node_type(), &slab_stats_cpu_type(),
+        &pipe_ring_type()};
     return types;
 }
 

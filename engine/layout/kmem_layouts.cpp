@@ -21,6 +21,16 @@ const StructType& objcg_vector_type() {
     return type;
 }
 
+const StructType& pipe_ring_type() {
+    static const StructType type = [] {
+        StructType t{"hackbench_pipe", {"head", "closed", "tail"}};
+        for (unsigned i = 0; i < pipe_ring::kSlots; ++i)
+            t.fields.push_back(fmt::format("slot[{}]", i));
+        return t;
+    }();
+    return type;
+}
+
 const StructType& slab_page_type() {
     static const StructType type{"page",
                                  {"flags", "slab_cache", "freelist", "counters", "memcg_data"}};
@@ -92,6 +102,12 @@ void append_kmem_layouts(std::vector<Layout>& layouts) {
     layouts.push_back(
         layout_of(mem_cgroup_per_node_type(), "v5.12", 64, 64,
                   {{pernode::slab_reclaimable_b, 40}, {pernode::slab_unreclaimable_b, 48}}));
+    std::vector<std::pair<FieldId, std::uint32_t>> pipe{
+        {pipe_ring::head, 0}, {pipe_ring::closed, 8}, {pipe_ring::tail, 64}};
+    for (unsigned i = 0; i < pipe_ring::kSlots; ++i)
+        pipe.emplace_back(static_cast<FieldId>(pipe_ring::slots_begin + i), 128 + 8 * i);
+    layouts.push_back(
+        layout_of(pipe_ring_type(), "model", 128 + 8 * pipe_ring::kSlots, 64, std::move(pipe)));
     layouts.push_back(layout_of(slab_stats_cpu_type(), "v5.13", 32, 8,
                                 {{slabstat::memcg_state, 0},
                                  {slabstat::lruvec_local, 8},

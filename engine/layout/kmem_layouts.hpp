@@ -38,14 +38,23 @@ namespace slabstat {
 enum Field : FieldId { memcg_state, lruvec_local, lruvec_batch, updated_next, kCount };
 }
 
+// The model's stand-in for hackbench's pipe between a sender and a receiver: a ring of slots
+// (the messages: pointers to the objects) with the producer's and consumer's indices on lines
+// of their own, as a pipe's buffer and its head and tail are.
+namespace pipe_ring {
+enum Field : FieldId { head, closed, tail, slots_begin, kCount = slots_begin + 64 };
+inline constexpr unsigned kSlots = 64;
+} // namespace pipe_ring
+
 const StructType& obj_cgroup_type();
+const StructType& pipe_ring_type();
 const StructType& objcg_vector_type(); // fields objcgs[0] .. objcgs[127]
 const StructType& slab_page_type();
 const StructType& mem_cgroup_per_node_type();
 const StructType& slab_stats_cpu_type();
 
 // obj_cgroup v5.10, objcgs "8" and "128" (objects per slab), page v5.11,
-// mem_cgroup_per_node v5.12, slab_stats_cpu v5.13.
+// mem_cgroup_per_node v5.12, slab_stats_cpu v5.13, hackbench_pipe "model".
 void append_kmem_layouts(std::vector<Layout>& layouts);
 std::uint32_t kmem_natural_field_size(const StructType& type, FieldId field);
 

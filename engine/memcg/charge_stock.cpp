@@ -31,6 +31,8 @@ template <bool Traced> void ChargeStock::drain() {
         return;
     if (const auto pages = load<Traced>(stock::nr_pages, site); pages > 0) {
         old->memory().uncharge<Traced>(static_cast<std::int64_t>(pages));
+        if (memsw_)
+            old->swap().uncharge<Traced>(static_cast<std::int64_t>(pages));
         store<Traced>(stock::nr_pages, 0, site);
     }
     store<Traced>(stock::cached, 0, site);
@@ -58,8 +60,13 @@ template <bool Traced> bool MemcgCharger::try_charge(MemCgroup& memcg, unsigned 
     unsigned batch = std::max(stock_.batch(), nr_pages);
     for (;;) {
         PageCounter* fail = nullptr;
-        if (memcg.memory().try_charge<Traced>(batch, &fail))
-            break;
+        // v1 with swap accounting charges memsw first, and gives it back if memory refuses.
+        if (!stock_.memsw() || memcg.swap().try_charge<Traced>(batch, &fail)) {
+            if (memcg.memory().try_charge<Traced>(batch, &fail))
+                break;
+            if (stock_.memsw())
+                memcg.swap().uncharge<Traced>(batch);
+        }
         if (batch > nr_pages) { // retry without the surplus before giving up
             batch = nr_pages;
             continue;

@@ -17,6 +17,10 @@ public:
     template <bool Traced = true> void drain();
 
     unsigned batch() const { return batch_; }
+    // cgroup v1 with swap accounting (do_memsw_account()): memsw is charged and uncharged with
+    // memory, batched by the same stock.
+    void set_memsw(bool on) { memsw_ = on; }
+    bool memsw() const { return memsw_; }
     unsigned cached_pages() const { return static_cast<unsigned>(peek(stock::nr_pages)); }
 
 private:
@@ -26,6 +30,7 @@ private:
     }
 
     unsigned batch_;
+    bool memsw_ = false;
 };
 
 struct ChargeCounters {
@@ -51,6 +56,10 @@ public:
     // mem_cgroup_uncharge_skmem(): mod_memcg_state(MEMCG_SOCK, -n), then the pages go back
     // through the stock, drained past the batch.
     template <bool Traced = true> void uncharge_skmem(MemCgroup& memcg, unsigned nr_pages);
+    // refill_stock(): pages given back through this CPU's stock, drained past the batch.
+    template <bool Traced = true> void uncharge(MemCgroup& memcg, unsigned nr_pages) {
+        stock_.refill<Traced>(&memcg, nr_pages);
+    }
 
 private:
     template <bool Traced> void check_high(MemCgroup& memcg);

@@ -32,6 +32,11 @@ MemCgroup::MemCgroup(ObjectRegistry& registry, std::string path, MemCgroup* pare
               parent ? &parent->memory() : nullptr, semantics)
     , swap_(*this, counter_field(Counter::swap, pc::usage), parent ? &parent->swap() : nullptr,
             semantics) {
+    if (layout.has(counter_field(Counter::kmem, pc::usage))) {
+        kmem_ = std::make_unique<PageCounter>(*this, counter_field(Counter::kmem, pc::usage),
+                                              parent ? parent->kmem() : nullptr, semantics);
+        kmem_->set_protection_support(false);
+    }
     poke(mcg::css_parent, reinterpret_cast<std::uintptr_t>(parent));
     // The swap counter (memsw on v1) is hierarchical but never tracks protection
     // (page_counter_init(&memcg->swap, &parent->swap, false) in mem_cgroup_css_alloc).

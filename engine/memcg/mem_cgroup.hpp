@@ -25,6 +25,9 @@ public:
     const PageCounter& memory() const { return memory_; }
     PageCounter& swap() { return swap_; }
     const PageCounter& swap() const { return swap_; }
+    // memcg->kmem, the cgroup v1 kernel-memory counter: present when the layout places it.
+    // Always linked to the parent's (v5.11+), so a charge reaches the root's.
+    PageCounter* kmem() { return kmem_.get(); }
 
     // parent_mem_cgroup(): reads css.parent, as every hierarchy walk of the kernel does.
     template <bool Traced = true> MemCgroup* parent_probed(Site site) const {
@@ -47,6 +50,7 @@ private:
     MemCgroup* parent_;
     PageCounter memory_;
     PageCounter swap_;
+    std::unique_ptr<PageCounter> kmem_;
 };
 
 struct HierarchyConfig {

@@ -19,7 +19,7 @@ void MemcgStatsCpu::mod_memcg_state(const MemCgroup& memcg, std::int64_t val) {
     const Site site = Site::mod_memcg_state;
     // __this_cpu_add(memcg->vmstats_percpu->state[idx], val)
     memcg.load<Traced>(mcg::vmstats_percpu, site);
-    add_return<Traced>(vmstat::state_sock, val, site);
+    add_local<Traced>(vmstat::state_sock, val, site);
     rstat_updated<Traced>(memcg, val);
 }
 
@@ -31,7 +31,7 @@ template <bool Traced> void MemcgStatsCpu::rstat_updated(const MemCgroup& memcg,
     if (load<Traced>(vmstat::updated_next, site) == 0)
         store<Traced>(vmstat::updated_next, 1, site);
     const auto x = static_cast<std::uint64_t>(
-        add_return<Traced>(vmstat::stats_updates, val < 0 ? -val : val, site));
+        add_local<Traced>(vmstat::stats_updates, val < 0 ? -val : val, site));
     if (x <= config_.batch)
         return;
     if (!config_.read_threshold_first ||

@@ -9,14 +9,13 @@
 // 4 * ((NR_CPUS >> 5) + 1) pages (kept per memcg and CPU, never drained, as in the mail) and
 // the per-task uncharge batching merged for 2.6.33 (mem_cgroup_uncharge_start()/end() around
 // unmap and truncate: unbounded, and only between those calls).
+#include "engine/memcg/page_size.hpp"
 #include "engine/memcg/res_counter.hpp"
 
 #include <memory>
 #include <vector>
 
 namespace hitmap::engine {
-
-inline constexpr std::uint64_t kPageSize = 4096;
 
 // CHARGE_SIZE of the precharge patch, in pages.
 constexpr unsigned charge_size_pages(unsigned nr_cpus) {

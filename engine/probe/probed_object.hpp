@@ -57,9 +57,26 @@ public:
         return static_cast<std::int64_t>(word.fetch_add(static_cast<std::uint64_t>(delta)) +
                                          static_cast<std::uint64_t>(delta));
     }
+    // __this_cpu_add(): a read-modify-write without the lock prefix, for per-CPU state only its
+    // owner touches (mark_owner_only). Recorded as an RMW; natively a plain load and store.
+    template <bool Traced = true> std::int64_t add_local(FieldId f, std::int64_t delta, Site site) {
+        record<Traced>(f, AccessKind::rmw, site);
+        const auto now = static_cast<std::int64_t>(read_raw(f)) + delta;
+        write_raw(f, static_cast<std::uint64_t>(now));
+        return now;
+    }
     template <bool Traced = true> std::uint64_t exchange(FieldId f, std::uint64_t v, Site site) {
         record<Traced>(f, AccessKind::rmw, site);
+        if (log2_size_[f] == 2) // atomic_t
+            return ref<std::uint32_t>(f).exchange(static_cast<std::uint32_t>(v));
         return ref<std::uint64_t>(f).exchange(v);
+    }
+    // cmpxchg on a 64-bit field: true and the new value stored when it held `expected`, else
+    // false and `expected` updated to what it held.
+    template <bool Traced = true>
+    bool compare_exchange(FieldId f, std::uint64_t& expected, std::uint64_t desired, Site site) {
+        record<Traced>(f, AccessKind::cas, site);
+        return ref<std::uint64_t>(f).compare_exchange_strong(expected, desired);
     }
 
     // Records an access without making it: for state the model keeps outside the object, such

@@ -22,7 +22,21 @@ std::string_view site_name(std::uint16_t site) {
         "res_counter_uncharge",
         "css_get",
         "css_put",
-        "mem_cgroup_try_charge.precharge"};
+        "mem_cgroup_try_charge.precharge",
+        "get_obj_cgroup_from_current",
+        "obj_cgroup_charge_pages",
+        "obj_cgroup_uncharge_pages",
+        "consume_obj_stock",
+        "refill_obj_stock",
+        "drain_obj_stock",
+        "mod_objcg_state",
+        "mod_memcg_lruvec_state",
+        "memcg_slab_post_alloc_hook",
+        "memcg_slab_free_hook",
+        "___slab_alloc",
+        "__slab_free",
+        "hackbench.send",
+        "hackbench.recv"};
     return site < names.size() ? names[site] : std::string_view("?");
 }
 

@@ -24,6 +24,22 @@ enum class Site : std::uint16_t {
     css_get,
     css_put,
     precharge,
+    // Kernel-memory accounting (v5.10-v5.14, seeds 000 and 004) and the SLUB paths around it.
+    get_obj_cgroup_from_current,
+    obj_cgroup_charge_pages,
+    obj_cgroup_uncharge_pages,
+    consume_obj_stock,
+    refill_obj_stock,
+    drain_obj_stock,
+    mod_objcg_state,
+    mod_memcg_lruvec_state,
+    memcg_slab_post_alloc_hook,
+    memcg_slab_free_hook,
+    slab_alloc,
+    slab_free,
+    // hackbench's messages between a sender and a receiver.
+    hackbench_send,
+    hackbench_recv,
     kCount
 };
 

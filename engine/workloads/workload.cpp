@@ -16,8 +16,12 @@ void Workload::validate(const WorkloadRunConfig& config) const {
         throw WorkloadError(fmt::format("unknown variant '{}' of {} (variants: {})", config.variant,
                                         info().name, names));
     }
-    if (config.threads == 0)
-        throw WorkloadError("threads must be at least 1");
+    if (const unsigned least = std::max(1u, info().min_threads); config.threads < least)
+        throw WorkloadError(fmt::format("{} needs at least {} thread{}", info().name, least,
+                                        least == 1 ? "" : "s"));
+    if (info().even_threads && config.threads % 2 != 0)
+        throw WorkloadError(fmt::format("{} runs threads in pairs: {} threads is odd", info().name,
+                                        config.threads));
     const auto& structs = info().layout_structs;
     for (const auto& [name, layout] : config.layouts)
         if (std::find(structs.begin(), structs.end(), name) == structs.end())

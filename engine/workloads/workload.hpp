@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace hitmap::engine {
@@ -58,6 +59,10 @@ struct WorkloadInfo {
     std::vector<std::string> layout_structs;
     // The investigation's machine, for the simulated scaling sweep of the default suite.
     std::optional<SeedMachine> seed_machine;
+    // The fewest threads a run needs (a sender and a receiver make 2), and whether the count
+    // must be even (pairs).
+    unsigned min_threads = 1;
+    bool even_threads = false;
 };
 
 struct TraceOptions {
@@ -118,6 +123,29 @@ protected:
         return config.executor
                    ? config.executor->run(config.threads, config.stop, hooks, objects, body)
                    : WorkerPool::run(config.threads, config.stop, hooks, body);
+    }
+    // A worker's counted operations: step(std::true_type{}) (the probed copy) when this
+    // worker is traced or simulated, else step(std::false_type{}), until the run's iterations or
+    // its stop flag. Returns the operations done.
+    template <typename Step>
+    static std::uint64_t counted_loop(const WorkloadRunConfig& config,
+                                      const std::atomic<bool>& stop, TraceBuffer* trace,
+                                      Step&& step) {
+        const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
+        const bool probed = probes_wanted(trace);
+        std::uint64_t ops = 0;
+        while (ops < limit) {
+            if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
+                break;
+            if (probed)
+                step(std::true_type{});
+            else
+                step(std::false_type{});
+            ++ops;
+            if (trace)
+                trace->end_operation();
+        }
+        return ops;
     }
     // The rest of a worker's body is clean-up outside the counted operations: nothing is traced,
     // and a simulation stops counting this virtual CPU's accesses.

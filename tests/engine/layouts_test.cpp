@@ -236,6 +236,7 @@ TEST(BuiltinLayouts, AllBuiltinsPassValidation) {
                                                              {"page", "v5.11"},
                                                              {"mem_cgroup_per_node", "v5.12"},
                                                              {"slab_stats_cpu", "v5.13"},
+                                                             {"hackbench_pipe", "model"},
                                                              {"memcg_percpu_stats", "v6.0"},
                                                              {"memcg_stats_global", "v6.0"},
                                                              {"res_counter", "v2.6.31"},

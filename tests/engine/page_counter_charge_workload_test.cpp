@@ -118,7 +118,7 @@ TEST(PageCounterChargeWorkload, InvalidConfigsThrowBeforeRunning) {
         validate_error(config_for("v6.2", 1, 10)),
         AllOf(HasSubstr("unknown variant 'v6.2'"),
               HasSubstr("variants: v6.0, v6.0+p1, v6.0+p2, v6.0+p3, v6.0+p1-2, v6.1, v6.15")));
-    EXPECT_THAT(validate_error(config_for("v6.1", 0, 10)), HasSubstr("threads must be at least 1"));
+    EXPECT_THAT(validate_error(config_for("v6.1", 0, 10)), HasSubstr("needs at least 1 thread"));
 
     const auto with = [](json params) {
         WorkloadRunConfig c = config_for("v6.1", 1, 10);

@@ -1,0 +1,229 @@
+#include "engine/workloads/objcg_free.hpp"
+
+#include "engine/layout/builtin_layouts.hpp"
+#include "engine/workloads/kmem_alloc_free.hpp"
+#include "engine/workloads/kmem_world.hpp"
+
+#include <atomic>
+#include <charconv>
+#include <fmt/format.h>
+#include <thread>
+
+namespace hitmap::engine {
+
+ObjcgFreeWorkload::ObjcgFreeWorkload() {
+    info_.name = "objcg-free";
+    info_.seed = "004";
+    info_.description = "hackbench-like: senders allocate accounted objects, receivers on other "
+                        "CPUs free them (remote frees through the objcg vector and the object "
+                        "stock)";
+    info_.min_threads = 2;
+    info_.even_threads = true;
+    add_kmem_params(info_, 512);
+    info_.params.push_back(
+        {"mode", "process",
+         "process: a memcg per group of tasks, each CPU running every group's sender in turn, a "
+         "pipe's worth of messages each; thread: one memcg"});
+    info_.params.push_back({"groups", 4u, "hackbench groups (process mode: memcgs), 1..64"});
+    info_.params.push_back(
+        {"drain", "1page",
+         "the object stock drains past this: 1page (the kernel), 32pages (seed 004's "
+         "experiment), Npages or Nbytes (at least one object)"});
+    info_.params.push_back({"inflight", 32u, "messages a pipe holds, 1..64"});
+}
+
+unsigned ObjcgFreeWorkload::drain_pages(const std::string& text, unsigned object_full_size) {
+    unsigned long long n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+    const bool pages = unit == "page" || unit == "pages";
+    if (ec != std::errc() || (!pages && unit != "bytes") || n == 0 || n > (1u << 20))
+        throw WorkloadError(
+            fmt::format("drain '{}' is not a threshold: 1page, 32pages, Npages or Nbytes", text));
+    if (!pages && n < object_full_size)
+        throw WorkloadError(fmt::format("drain {} is below one object ({} bytes with its objcg "
+                                        "pointer): the stock could never hold one",
+                                        text, object_full_size));
+    return pages ? static_cast<unsigned>(n)
+                 : static_cast<unsigned>((n + kPageSize - 1) / kPageSize);
+}
+
+void ObjcgFreeWorkload::validate(const WorkloadRunConfig& config) const {
+    Workload::validate(config);
+    const nlohmann::json p = resolve_params(config);
+    check_kmem_params(p);
+    const std::string mode = p["mode"].get<std::string>();
+    if (mode != "process" && mode != "thread")
+        throw WorkloadError(fmt::format("unknown mode '{}' (process or thread)", mode));
+    if (const unsigned g = p["groups"].get<unsigned>(); g == 0 || g > 64)
+        throw WorkloadError(fmt::format("groups must be in 1..64, not {}", g));
+    if (const unsigned n = p["inflight"].get<unsigned>(); n == 0 || n > pipe_ring::kSlots)
+        throw WorkloadError(fmt::format("inflight must be in 1..{}, not {}", pipe_ring::kSlots, n));
+    drain_pages(p["drain"].get<std::string>(), p["size"].get<unsigned>() + 8);
+    KmemWorld::mem_cgroup_layout(config.layouts);
+    KmemWorld::obj_cgroup_layout(config.layouts);
+}
+
+namespace {
+
+// A message is a pointer to its object: the slab and, above the 48 address bits, the index.
+std::uint64_t encode(SlabObject o) {
+    return reinterpret_cast<std::uintptr_t>(o.slab) | (std::uint64_t{o.index} << 48);
+}
+SlabObject decode(std::uint64_t v) {
+    return {
+        reinterpret_cast<Slab*>(static_cast<std::uintptr_t>(v & ((std::uint64_t{1} << 48) - 1))),
+        static_cast<std::uint32_t>(v >> 48)};
+}
+
+// A blocked pipe end: asleep until the other end writes the line (simulated), or spinning.
+void wait_on(const ProbedObject& pipe, FieldId field) {
+    if (Simulation* sim = current_simulation())
+        pipe.wait_for_write(*sim, field);
+    else
+        std::this_thread::yield();
+}
+
+// One sender -> receiver pipe. The sender owns `head` and the slots it fills, the receiver
+// `tail`; each end keeps the other's index cached and re-reads it only when the pipe looks full
+// or empty, as a pipe's writer and reader sleep and are woken.
+class Pipe {
+public:
+    Pipe(ObjectRegistry& registry, unsigned pair, unsigned capacity)
+        : ring_(registry, fmt::format("pipe/{}", pair),
+                *find_builtin_layout("hackbench_pipe", "model"), 0)
+        , capacity_(capacity) {}
+
+    template <bool Traced> void send(std::uint64_t message) {
+        const Site site = Site::hackbench_send;
+        while (head_ - tail_seen_ >= capacity_) {
+            tail_seen_ = ring_.load<Traced>(pipe_ring::tail, site);
+            if (head_ - tail_seen_ >= capacity_)
+                wait_on(ring_, pipe_ring::tail);
+        }
+        ring_.store<Traced>(slot(head_), message, site);
+        std::atomic_thread_fence(std::memory_order_release);
+        ring_.store<Traced>(pipe_ring::head, ++head_, site);
+    }
+    template <bool Traced> void close() {
+        ring_.store<Traced>(pipe_ring::closed, 1, Site::hackbench_send);
+    }
+    // nullopt once the sender closed the pipe and it is empty.
+    template <bool Traced> std::optional<std::uint64_t> receive() {
+        const Site site = Site::hackbench_recv;
+        while (tail_ == head_seen_) {
+            head_seen_ = ring_.load<Traced>(pipe_ring::head, site);
+            if (tail_ != head_seen_)
+                break;
+            if (ring_.load<Traced>(pipe_ring::closed, site)) {
+                head_seen_ = ring_.load<Traced>(pipe_ring::head, site);
+                if (tail_ == head_seen_)
+                    return std::nullopt;
+                break;
+            }
+            wait_on(ring_, pipe_ring::head);
+        }
+        std::atomic_thread_fence(std::memory_order_acquire);
+        const std::uint64_t message = ring_.load<Traced>(slot(tail_), site);
+        ring_.store<Traced>(pipe_ring::tail, ++tail_, site);
+        return message;
+    }
+
+private:
+    FieldId slot(std::uint64_t i) const {
+        return static_cast<FieldId>(pipe_ring::slots_begin + i % capacity_);
+    }
+    ProbedObject ring_;
+    unsigned capacity_;
+    std::uint64_t head_ = 0, tail_seen_ = 0; // the sender's
+    std::uint64_t tail_ = 0, head_seen_ = 0; // the receiver's
+};
+
+} // namespace
+
+WorkloadResult ObjcgFreeWorkload::run(const WorkloadRunConfig& config,
+                                      const ThreadHooks& hooks) const {
+    validate(config);
+    const nlohmann::json p = resolve_params(config);
+    const KmemVariant& variant = kmem_variant(config.variant);
+    const bool process = p["mode"].get<std::string>() == "process";
+    const unsigned groups = p["groups"].get<unsigned>();
+    const unsigned inflight = p["inflight"].get<unsigned>();
+    const unsigned pairs = config.threads / 2;
+    KmemWorldConfig wc;
+    wc.cpus = config.threads;
+    wc.memcgs = process ? groups : 1;
+    wc.cgroup_v1 = check_kmem_params(p);
+    wc.object_size = p["size"].get<unsigned>();
+    wc.drain_pages = drain_pages(p["drain"].get<std::string>(), wc.object_size + 8);
+    // Every message in a pipe, one on its way into it, and slabs to spare.
+    wc.slabs_per_cpu = (inflight + 1) / KmemWorld::objects_per_slab(wc.object_size) + 2;
+    wc.layouts = config.layouts;
+
+    WorkloadResult result;
+    KmemWorld world(result.objects, variant, wc);
+    std::vector<std::unique_ptr<Pipe>> pipes;
+    for (unsigned i = 0; i < pairs; ++i)
+        pipes.push_back(std::make_unique<Pipe>(result.objects, i, inflight));
+    std::vector<std::uint64_t> failures(config.threads, 0);
+    result.ops_per_thread.assign(config.threads, 0);
+    result.traces = make_trace_buffers(config);
+    result.seconds = run_workers(
+        config, hooks, result.objects, [&](unsigned slot, const std::atomic<bool>& stop) {
+            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
+            ThreadTraceScope scope(trace);
+            KmemAllocator& allocator = world.allocator(slot);
+            if (slot < pairs) { // a sender
+                Pipe& pipe = *pipes[slot];
+                std::uint64_t sent = 0;
+                result.ops_per_thread[slot] = counted_loop(config, stop, trace, [&](auto traced) {
+                    constexpr bool T = decltype(traced)::value;
+                    // A CPU runs the senders of every group in turn: one fills its pipe,
+                    // blocks, and the next group's sender runs.
+                    MemCgroup& memcg = world.memcg(process ? (sent / inflight + slot) % groups : 0);
+                    if (const auto object = allocator.alloc<T>(memcg)) {
+                        pipe.send<T>(encode(*object));
+                        ++sent;
+                    } else {
+                        ++failures[slot];
+                    }
+                });
+                pipe.close<true>();
+            } else { // a receiver: until its sender closes the pipe
+                Pipe& pipe = *pipes[slot - pairs];
+                const bool probed = probes_wanted(trace);
+                std::uint64_t received = 0;
+                for (;;) {
+                    const auto message = probed ? pipe.receive<true>() : pipe.receive<false>();
+                    if (!message)
+                        break;
+                    if (probed)
+                        allocator.free<true>(decode(*message));
+                    else
+                        allocator.free<false>(decode(*message));
+                    ++received;
+                    if (trace)
+                        trace->end_operation();
+                }
+                result.ops_per_thread[slot] = received;
+            }
+            OutsideMeasurement untraced;
+            world.drain(slot);
+        });
+    // Throughput is messages delivered: what the receivers freed.
+    for (unsigned t = pairs; t < config.threads; ++t)
+        result.ops += result.ops_per_thread[t];
+    result.resolved_params = p;
+    result.resolved_params["drain_pages"] = wc.drain_pages;
+    result.resolved_params["layout.mem_cgroup"] =
+        KmemWorld::mem_cgroup_layout(config.layouts).version;
+    result.resolved_params["layout.memcg_stock_pcp"] = variant.stock_layout;
+    result.stats = world.stats();
+    std::uint64_t failed = 0;
+    for (const std::uint64_t f : failures)
+        failed += f;
+    result.stats["alloc_failures"] = failed;
+    return result;
+}
+
+} // namespace hitmap::engine
