@@ -10,17 +10,23 @@ namespace hitmap::collector {
 
 namespace {
 
-std::vector<unsigned> one_and_all_cpus() {
-    const auto cpus = static_cast<unsigned>(engine::allowed_cpus().size());
-    return cpus > 1 ? std::vector<unsigned>{1, cpus} : std::vector<unsigned>{1};
+// The fewest threads the workload runs with, and all CPUs (rounded down to pairs where it runs
+// in pairs), without repeats: {1, 2} here, {2} for a workload of sender/receiver pairs.
+std::vector<unsigned> fewest_and_all_cpus(const engine::WorkloadInfo& info) {
+    const unsigned fewest = std::max(1u, info.min_threads);
+    auto cpus = std::max(fewest, static_cast<unsigned>(engine::allowed_cpus().size()));
+    if (info.even_threads)
+        cpus -= cpus % 2;
+    return cpus > fewest ? std::vector<unsigned>{fewest, cpus} : std::vector<unsigned>{fewest};
 }
 
 RunRequest all_variants(const std::string& workload, std::chrono::nanoseconds duration) {
     RunRequest r;
     r.workload = workload;
-    for (const auto& v : engine::find_workload(workload).info().variants)
+    const engine::WorkloadInfo& info = engine::find_workload(workload).info();
+    for (const auto& v : info.variants)
         r.variants.push_back(v.name);
-    r.threads = one_and_all_cpus();
+    r.threads = fewest_and_all_cpus(info);
     r.stop.duration = duration;
     return r;
 }
@@ -30,7 +36,7 @@ std::vector<RunRequest> every_workload(std::chrono::nanoseconds duration) {
     std::vector<RunRequest> requests;
     for (const engine::Workload* w : engine::all_workloads()) {
         RunRequest r = all_variants(w->info().name, duration);
-        r.threads = {one_and_all_cpus().back()};
+        r.threads = {fewest_and_all_cpus(w->info()).back()};
         requests.push_back(std::move(r));
     }
     return requests;
@@ -55,7 +61,7 @@ std::vector<RunRequest> measured_and_traced(std::chrono::nanoseconds duration, u
 }
 
 // Each workload with a seed machine: its story's variants on that machine from 1 CPU to the
-// seed's count, in virtual time (a few ms each: the simulation runs ~100x slower than native).
+// seed's count, in virtual time (1 ms each: the simulation runs ~100x slower than native).
 std::vector<RunRequest> simulated_sweeps(std::chrono::nanoseconds virtual_duration) {
     std::vector<RunRequest> requests;
     for (const engine::Workload* w : engine::all_workloads()) {
@@ -65,7 +71,7 @@ std::vector<RunRequest> simulated_sweeps(std::chrono::nanoseconds virtual_durati
         RunRequest r;
         r.workload = w->info().name;
         r.variants = seed->variants;
-        for (unsigned n = 1; n < seed->cpus; n *= 2)
+        for (unsigned n = std::max(1u, w->info().min_threads); n < seed->cpus; n *= 2)
             r.threads.push_back(n);
         for (unsigned n : {seed->cpus * 3 / 4, seed->cpus})
             if (n > r.threads.back())
@@ -93,9 +99,9 @@ std::vector<Suite> builtin_suites() {
         {"default",
          "every variant of every workload at 1 thread and all CPUs, 1 s each: 3 untraced "
          "repetitions for ops/s, then one traced run with c2c where the workload is probed; "
-         "then each seed's variants simulated on its machine from 1 CPU to its CPU count, 5 ms "
+         "then each seed's variants simulated on its machine from 1 CPU to its CPU count, 1 ms "
          "of virtual time each",
-         joined(measured_and_traced(1s, 3), simulated_sweeps(5ms))},
+         joined(measured_and_traced(1s, 3), simulated_sweeps(1ms))},
         {"quick", "every variant of every workload at all CPUs, 200 ms each (smoke test)",
          every_workload(200ms)},
     };

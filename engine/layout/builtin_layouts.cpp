@@ -166,31 +166,31 @@ std::vector<Layout> make_builtin_layouts() {
                 all.push_back(compose_mem_cgroup(shape, all[i]));
     {
         // memcg_stock_pcp (fidelity.md §3, docs/LAYOUTS.md): work_struct 32 bytes, flags last.
+        // From patch 2 the object stock is {objcg, pgdat, nr_bytes, two slab counts}; patch 4
+        // has two of them, task_obj at 16 and irq_obj at 48.
         using namespace stock;
         all.push_back(make_layout(
             memcg_stock_type(), "v5.10", 72, 8,
             {{cached, {0, 8}}, {nr_pages, {8, 4}}, {cached_objcg, {16, 8}}, {nr_bytes, {24, 4}}}));
-        all.push_back(make_layout(memcg_stock_type(), "v5.13+p2", 88, 8,
-                                  {{cached, {0, 8}},
-                                   {nr_pages, {8, 4}},
-                                   {cached_objcg, {16, 8}},
-                                   {cached_pgdat, {24, 8}},
-                                   {nr_bytes, {32, 4}},
-                                   {nr_slab_reclaimable_b, {36, 4}},
-                                   {nr_slab_unreclaimable_b, {40, 4}}}));
-        all.push_back(make_layout(memcg_stock_type(), "v5.14", 120, 8,
-                                  {{cached, {0, 8}},
-                                   {nr_pages, {8, 4}},
-                                   {cached_objcg, {16, 8}},
-                                   {cached_pgdat, {24, 8}},
-                                   {nr_bytes, {32, 4}},
-                                   {nr_slab_reclaimable_b, {36, 4}},
-                                   {nr_slab_unreclaimable_b, {40, 4}},
-                                   {irq_cached_objcg, {48, 8}},
-                                   {irq_cached_pgdat, {56, 8}},
-                                   {irq_nr_bytes, {64, 4}},
-                                   {irq_nr_slab_reclaimable_b, {68, 4}},
-                                   {irq_nr_slab_unreclaimable_b, {72, 4}}}));
+        const auto obj_stock = [](Layout& l, std::uint32_t at, std::array<stock::Field, 5> f) {
+            const std::array<FieldPlacement, 5> place{
+                {{at, 8}, {at + 8, 8}, {at + 16, 4}, {at + 20, 4}, {at + 24, 4}}};
+            for (std::size_t i = 0; i < f.size(); ++i)
+                l.placement[f[i]] = place[i];
+        };
+        const std::array<stock::Field, 5> task{cached_objcg, cached_pgdat, nr_bytes,
+                                               nr_slab_reclaimable_b, nr_slab_unreclaimable_b};
+        Layout p2 = make_layout(memcg_stock_type(), "v5.13+p2", 88, 8,
+                                {{cached, {0, 8}}, {nr_pages, {8, 4}}});
+        obj_stock(p2, 16, task);
+        all.push_back(p2);
+        Layout v5_14 = make_layout(memcg_stock_type(), "v5.14", 120, 8,
+                                   {{cached, {0, 8}}, {nr_pages, {8, 4}}});
+        obj_stock(v5_14, 16, task);
+        obj_stock(v5_14, 48,
+                  {irq_cached_objcg, irq_cached_pgdat, irq_nr_bytes, irq_nr_slab_reclaimable_b,
+                   irq_nr_slab_unreclaimable_b});
+        all.push_back(v5_14);
     }
     append_kmem_layouts(all);
     // The kernel's stats_updates and stats_flush_threshold are 4-byte; they are 8 here because

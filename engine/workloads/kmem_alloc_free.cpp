@@ -93,15 +93,7 @@ WorkloadResult KmemAllocFreeWorkload::run(const WorkloadRunConfig& config,
         });
     for (const std::uint64_t ops : result.ops_per_thread)
         result.ops += ops;
-    result.resolved_params = p;
-    result.resolved_params["layout.mem_cgroup"] =
-        KmemWorld::mem_cgroup_layout(config.layouts).version;
-    result.resolved_params["layout.memcg_stock_pcp"] = variant.stock_layout;
-    result.stats = world.stats();
-    std::uint64_t failed = 0;
-    for (const std::uint64_t f : failures)
-        failed += f;
-    result.stats["alloc_failures"] = failed;
+    world.finish(result, p, variant, config.layouts, failures);
     return result;
 }
 

@@ -174,4 +174,18 @@ nlohmann::json KmemWorld::stats() const {
             {"final_slab_bytes_root", nodes_.front()->slab_bytes()}};
 }
 
+void KmemWorld::finish(WorkloadResult& result, const nlohmann::json& params,
+                       const KmemVariant& variant, const std::map<std::string, Layout>& layouts,
+                       const std::vector<std::uint64_t>& failures) const {
+    result.resolved_params = params;
+    result.resolved_params["layout.mem_cgroup"] = mem_cgroup_layout(layouts).version;
+    result.resolved_params["layout.obj_cgroup"] = obj_cgroup_layout(layouts).version;
+    result.resolved_params["layout.memcg_stock_pcp"] = variant.stock_layout;
+    result.stats = stats();
+    std::uint64_t failed = 0;
+    for (const std::uint64_t f : failures)
+        failed += f;
+    result.stats["alloc_failures"] = failed;
+}
+
 } // namespace hitmap::engine

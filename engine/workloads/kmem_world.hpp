@@ -54,6 +54,11 @@ public:
     void drain(unsigned cpu);
     // The engine's counters summed over CPUs, and the counters' final state.
     nlohmann::json stats() const;
+    // Fills what every kmem workload reports: the resolved parameters with the layouts named,
+    // the stats, and the allocations a limit refused (per thread).
+    void finish(WorkloadResult& result, const nlohmann::json& params, const KmemVariant& variant,
+                const std::map<std::string, Layout>& layouts,
+                const std::vector<std::uint64_t>& failures) const;
 
 private:
     struct Cpu;

@@ -213,16 +213,8 @@ WorkloadResult ObjcgFreeWorkload::run(const WorkloadRunConfig& config,
     // Throughput is messages delivered: what the receivers freed.
     for (unsigned t = pairs; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];
-    result.resolved_params = p;
+    world.finish(result, p, variant, config.layouts, failures);
     result.resolved_params["drain_pages"] = wc.drain_pages;
-    result.resolved_params["layout.mem_cgroup"] =
-        KmemWorld::mem_cgroup_layout(config.layouts).version;
-    result.resolved_params["layout.memcg_stock_pcp"] = variant.stock_layout;
-    result.stats = world.stats();
-    std::uint64_t failed = 0;
-    for (const std::uint64_t f : failures)
-        failed += f;
-    result.stats["alloc_failures"] = failed;
     return result;
 }
 

@@ -147,23 +147,10 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
                                  stats.empty() ? nullptr : stats[slot].get());
             SocketChargeWalk socket(charger, leaf, max_pages, inflight,
                                     0x9E3779B97F4A7C15ull * (slot + 1), pressure_checks);
-            const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
-            const bool probed = probes_wanted(trace);
-            std::uint64_t ops = 0;
-            while (ops < limit) {
-                if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
-                    break;
-                // The probe-free copy of the charge path unless this thread is traced or
-                // simulated.
-                if (probed)
-                    socket.step<true>();
-                else
-                    socket.step<false>();
+            const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto traced) {
+                socket.step<decltype(traced)::value>();
                 work.run();
-                ++ops;
-                if (trace)
-                    trace->end_operation();
-            }
+            });
             // Give back what is still held, outside the counted operations.
             OutsideMeasurement untraced;
             socket.release_all();

@@ -121,13 +121,10 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
             ThreadTraceScope scope(trace);
             ResPageCharger charger(memcg, precharge, variant.precharge, counters[slot]);
             auto page = std::make_unique<PageClearer>();
-            const std::uint64_t limit = config.stop.iterations.value_or(UINT64_MAX);
             unsigned held = 0;
             std::uint64_t frees = 0;
-            std::uint64_t ops = 0;
-            while (ops < limit) {
-                if ((ops & 63) == 0 && stop.load(std::memory_order_relaxed))
-                    break;
+            // The res_counter path is traced through its lock and counters alike: one copy.
+            const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto) {
                 // A page faulted in; once `inflight` are held, pages are freed first: one
                 // alone, or an unmap-like batch, spread evenly in the given proportion.
                 if (held == inflight) {
@@ -148,10 +145,7 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
                     if (clear_page)
                         page->clear();
                 }
-                ++ops;
-                if (trace)
-                    trace->end_operation();
-            }
+            });
             // Give back what is still held, outside the counted operations.
             OutsideMeasurement untraced;
             for (; held > 0; --held)
