@@ -66,7 +66,7 @@ void add_show_command(CLI::App& app) {
             fmt::print("{:>5}  {:<20} {:<12} {:<9} {:>7} {:>8} {:>14} {:>14} {:<9} {:<9} {}\n",
                        r.id, report::escape_control(r.workload), report::escape_control(r.variant),
                        store::to_string(r.source), report::text_or_unknown(r.threads, "{}"),
-                       report::text_or_unknown(r.duration_s, "{:.2f}"),
+                       report::text_or_unknown(r.duration_s, "{:.3g}"),
                        report::text_or_unknown(r.ops, "{}"),
                        report::text_or_unknown(r.ops_per_s, "{:.0f}"),
                        r.c2c_source.value_or(std::string(report::unknown_text)),

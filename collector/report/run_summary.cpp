@@ -23,7 +23,7 @@ std::string run_title(const store::RunRecord& run) {
     return fmt::format("run {}: {} {} x{} threads, {} s, {} ops ({})", run.id,
                        escape_control(run.workload), escape_control(run.variant),
                        text_or_unknown(run.threads, "{}"),
-                       text_or_unknown(run.duration_s, "{:.2f}"), text_or_unknown(run.ops, "{}"),
+                       text_or_unknown(run.duration_s, "{:.3g}"), text_or_unknown(run.ops, "{}"),
                        store::to_string(run.source));
 }
 

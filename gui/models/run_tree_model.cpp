@@ -124,7 +124,7 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
         return text_or_unknown(r.threads, [](int t) { return QString::number(t); });
     case Duration:
         return text_or_unknown(r.duration_s,
-                               [](double s) { return QStringLiteral("%1 s").arg(s, 0, 'f', 2); });
+                               [](double s) { return QStringLiteral("%1 s").arg(s, 0, 'g', 3); });
     case OpsPerSecond:
         return text_or_unknown(r.ops_per_s, ops_text) +
                QStringLiteral(" (%1)").arg(QString::fromUtf8(store::to_string(r.source).data()));
