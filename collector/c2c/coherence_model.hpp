@@ -97,8 +97,8 @@ public:
 
     // Whether the access would hit, without making it; on a miss, on_miss(LineView) sees the
     // line's state (a simulator prices the miss from it before deciding when it happens).
-    template <class OnMiss> bool hits(std::uint32_t line, CpuIndex cpu, bool write,
-                                      OnMiss&& on_miss) const {
+    template <class OnMiss>
+    bool hits(std::uint32_t line, CpuIndex cpu, bool write, OnMiss&& on_miss) const {
         const LineState& s = lines_[line];
         if (hit(s, cpu, write))
             return true;
