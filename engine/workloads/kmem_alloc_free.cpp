@@ -66,31 +66,28 @@ WorkloadResult KmemAllocFreeWorkload::run(const WorkloadRunConfig& config,
     WorkloadResult result;
     KmemWorld world(result.objects, variant, wc);
     std::vector<std::uint64_t> failures(config.threads, 0);
-    result.ops_per_thread.assign(config.threads, 0);
-    result.traces = make_trace_buffers(config);
-    result.seconds = run_workers(
-        config, hooks, result.objects, [&](unsigned slot, const std::atomic<bool>& stop) {
-            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
-            ThreadTraceScope scope(trace);
-            KmemAllocator& allocator = world.allocator(slot);
-            MemCgroup& memcg = world.memcg(0);
-            std::vector<SlabObject> held;
-            held.reserve(allocs);
-            result.ops_per_thread[slot] = counted_loop(config, stop, trace, [&](auto traced) {
-                constexpr bool T = decltype(traced)::value;
-                for (unsigned i = 0; i < allocs; ++i) {
-                    if (const auto object = allocator.alloc<T>(memcg))
-                        held.push_back(*object);
-                    else
-                        ++failures[slot];
-                }
-                for (const SlabObject& object : held)
-                    allocator.free<T>(object);
-                held.clear();
-            });
-            OutsideMeasurement untraced;
-            world.drain(slot);
-        });
+    run_workers(config, hooks, result,
+                [&](unsigned slot, const std::atomic<bool>& stop, TraceBuffer* trace) {
+                    KmemAllocator& allocator = world.allocator(slot);
+                    MemCgroup& memcg = world.memcg(0);
+                    std::vector<SlabObject> held;
+                    held.reserve(allocs);
+                    const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto traced) {
+                        constexpr bool T = decltype(traced)::value;
+                        for (unsigned i = 0; i < allocs; ++i) {
+                            if (const auto object = allocator.alloc<T>(memcg))
+                                held.push_back(*object);
+                            else
+                                ++failures[slot];
+                        }
+                        for (const SlabObject& object : held)
+                            allocator.free<T>(object);
+                        held.clear();
+                    });
+                    OutsideMeasurement untraced;
+                    world.drain(slot);
+                    return ops;
+                });
     for (const std::uint64_t ops : result.ops_per_thread)
         result.ops += ops;
     world.finish(result, p, variant, config.layouts, failures);

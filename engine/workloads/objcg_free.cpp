@@ -166,50 +166,50 @@ WorkloadResult ObjcgFreeWorkload::run(const WorkloadRunConfig& config,
     for (unsigned i = 0; i < pairs; ++i)
         pipes.push_back(std::make_unique<Pipe>(result.objects, i, inflight));
     std::vector<std::uint64_t> failures(config.threads, 0);
-    result.ops_per_thread.assign(config.threads, 0);
-    result.traces = make_trace_buffers(config);
-    result.seconds = run_workers(
-        config, hooks, result.objects, [&](unsigned slot, const std::atomic<bool>& stop) {
-            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
-            ThreadTraceScope scope(trace);
-            KmemAllocator& allocator = world.allocator(slot);
-            if (slot < pairs) { // a sender
-                Pipe& pipe = *pipes[slot];
-                std::uint64_t sent = 0;
-                result.ops_per_thread[slot] = counted_loop(config, stop, trace, [&](auto traced) {
-                    constexpr bool T = decltype(traced)::value;
-                    // A CPU runs the senders of every group in turn: one fills its pipe,
-                    // blocks, and the next group's sender runs.
-                    MemCgroup& memcg = world.memcg(process ? (sent / inflight + slot) % groups : 0);
-                    if (const auto object = allocator.alloc<T>(memcg)) {
-                        pipe.send<T>(encode(*object));
-                        ++sent;
-                    } else {
-                        ++failures[slot];
+    run_workers(config, hooks, result,
+                [&](unsigned slot, const std::atomic<bool>& stop, TraceBuffer* trace) {
+                    KmemAllocator& allocator = world.allocator(slot);
+                    std::uint64_t ops = 0;
+                    if (slot < pairs) { // a sender
+                        Pipe& pipe = *pipes[slot];
+                        std::uint64_t sent = 0;
+                        ops = counted_loop(config, stop, trace, [&](auto traced) {
+                            constexpr bool T = decltype(traced)::value;
+                            // A CPU runs the senders of every group in turn: one fills its pipe,
+                            // blocks, and the next group's sender runs.
+                            MemCgroup& memcg =
+                                world.memcg(process ? (sent / inflight + slot) % groups : 0);
+                            if (const auto object = allocator.alloc<T>(memcg)) {
+                                pipe.send<T>(encode(*object));
+                                ++sent;
+                            } else {
+                                ++failures[slot];
+                            }
+                        });
+                        pipe.close<true>();
+                    } else { // a receiver: until its sender closes the pipe
+                        Pipe& pipe = *pipes[slot - pairs];
+                        const bool probed = probes_wanted(trace);
+                        std::uint64_t received = 0;
+                        for (;;) {
+                            const auto message =
+                                probed ? pipe.receive<true>() : pipe.receive<false>();
+                            if (!message)
+                                break;
+                            if (probed)
+                                allocator.free<true>(decode(*message));
+                            else
+                                allocator.free<false>(decode(*message));
+                            ++received;
+                            if (trace)
+                                trace->end_operation();
+                        }
+                        ops = received;
                     }
+                    OutsideMeasurement untraced;
+                    world.drain(slot);
+                    return ops;
                 });
-                pipe.close<true>();
-            } else { // a receiver: until its sender closes the pipe
-                Pipe& pipe = *pipes[slot - pairs];
-                const bool probed = probes_wanted(trace);
-                std::uint64_t received = 0;
-                for (;;) {
-                    const auto message = probed ? pipe.receive<true>() : pipe.receive<false>();
-                    if (!message)
-                        break;
-                    if (probed)
-                        allocator.free<true>(decode(*message));
-                    else
-                        allocator.free<false>(decode(*message));
-                    ++received;
-                    if (trace)
-                        trace->end_operation();
-                }
-                result.ops_per_thread[slot] = received;
-            }
-            OutsideMeasurement untraced;
-            world.drain(slot);
-        });
     // Throughput is messages delivered: what the receivers freed.
     for (unsigned t = pairs; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];

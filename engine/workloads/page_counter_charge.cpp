@@ -135,28 +135,24 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
                 result.objects, fmt::format("vmstats/{}", t), stats_global,
                 MemcgStatsCpu::Config{batch, config.threads, variant.stats_read_first}));
     std::vector<ChargeCounters> counters(config.threads);
-    result.ops_per_thread.assign(config.threads, 0);
-    result.traces = make_trace_buffers(config);
     MemCgroup& leaf = tree.leaf();
 
-    result.seconds = run_workers(
-        config, hooks, result.objects, [&](unsigned slot, const std::atomic<bool>& stop) {
-            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
-            ThreadTraceScope scope(trace);
-            MemcgCharger charger(*stocks[slot], counters[slot],
-                                 stats.empty() ? nullptr : stats[slot].get());
-            SocketChargeWalk socket(charger, leaf, max_pages, inflight,
-                                    0x9E3779B97F4A7C15ull * (slot + 1), pressure_checks);
-            const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto traced) {
-                socket.step<decltype(traced)::value>();
-                work.run();
-            });
-            // Give back what is still held, outside the counted operations.
-            OutsideMeasurement untraced;
-            socket.release_all();
-            stocks[slot]->drain();
-            result.ops_per_thread[slot] = ops;
-        });
+    run_workers(config, hooks, result,
+                [&](unsigned slot, const std::atomic<bool>& stop, TraceBuffer* trace) {
+                    MemcgCharger charger(*stocks[slot], counters[slot],
+                                         stats.empty() ? nullptr : stats[slot].get());
+                    SocketChargeWalk socket(charger, leaf, max_pages, inflight,
+                                            0x9E3779B97F4A7C15ull * (slot + 1), pressure_checks);
+                    const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto traced) {
+                        socket.step<decltype(traced)::value>();
+                        work.run();
+                    });
+                    // Give back what is still held, outside the counted operations.
+                    OutsideMeasurement untraced;
+                    socket.release_all();
+                    stocks[slot]->drain();
+                    return ops;
+                });
 
     for (unsigned t = 0; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];

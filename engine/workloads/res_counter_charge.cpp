@@ -111,48 +111,44 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
          .limit_bytes = std::uint64_t{p["limit_pages"].get<unsigned>()} * kPageSize,
          .lock = p["lock"] == "tas" ? SpinlockKind::test_and_set : SpinlockKind::ticket});
     std::vector<ResChargeCounters> counters(config.threads);
-    result.ops_per_thread.assign(config.threads, 0);
-    result.traces = make_trace_buffers(config);
 
-    result.seconds = run_workers(
-        config, hooks, result.objects, [&](unsigned slot, const std::atomic<bool>& stop) {
-            LockSlotScope lock_slot(slot);
-            TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
-            ThreadTraceScope scope(trace);
-            ResPageCharger charger(memcg, precharge, variant.precharge, counters[slot]);
-            auto page = std::make_unique<PageClearer>();
-            unsigned held = 0;
-            std::uint64_t frees = 0;
-            // The res_counter path is traced through its lock and counters alike: one copy.
-            const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto) {
-                // A page faulted in; once `inflight` are held, pages are freed first: one
-                // alone, or an unmap-like batch, spread evenly in the given proportion.
-                if (held == inflight) {
-                    ++frees;
-                    if ((frees * single_free_percent) / 100 !=
-                        ((frees - 1) * single_free_percent) / 100) {
+    run_workers(config, hooks, result,
+                [&](unsigned slot, const std::atomic<bool>& stop, TraceBuffer* trace) {
+                    LockSlotScope lock_slot(slot);
+                    ResPageCharger charger(memcg, precharge, variant.precharge, counters[slot]);
+                    auto page = std::make_unique<PageClearer>();
+                    unsigned held = 0;
+                    std::uint64_t frees = 0;
+                    // The res_counter path is traced through its lock and counters alike: one copy.
+                    const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto) {
+                        // A page faulted in; once `inflight` are held, pages are freed first: one
+                        // alone, or an unmap-like batch, spread evenly in the given proportion.
+                        if (held == inflight) {
+                            ++frees;
+                            if ((frees * single_free_percent) / 100 !=
+                                ((frees - 1) * single_free_percent) / 100) {
+                                charger.uncharge_page();
+                                --held;
+                            } else {
+                                charger.uncharge_start();
+                                for (unsigned i = 0; i < unmap_batch && held > 0; ++i, --held)
+                                    charger.uncharge_page();
+                                charger.uncharge_end();
+                            }
+                        }
+                        if (charger.charge_page()) {
+                            ++held;
+                            if (clear_page)
+                                page->clear();
+                        }
+                    });
+                    // Give back what is still held, outside the counted operations.
+                    OutsideMeasurement untraced;
+                    for (; held > 0; --held)
                         charger.uncharge_page();
-                        --held;
-                    } else {
-                        charger.uncharge_start();
-                        for (unsigned i = 0; i < unmap_batch && held > 0; ++i, --held)
-                            charger.uncharge_page();
-                        charger.uncharge_end();
-                    }
-                }
-                if (charger.charge_page()) {
-                    ++held;
-                    if (clear_page)
-                        page->clear();
-                }
-            });
-            // Give back what is still held, outside the counted operations.
-            OutsideMeasurement untraced;
-            for (; held > 0; --held)
-                charger.uncharge_page();
-            charger.drain();
-            result.ops_per_thread[slot] = ops;
-        });
+                    charger.drain();
+                    return ops;
+                });
 
     for (unsigned t = 0; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];

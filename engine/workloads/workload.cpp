@@ -56,18 +56,37 @@ nlohmann::json Workload::resolve_params(const WorkloadRunConfig& config) const {
     return resolved;
 }
 
-std::vector<ThreadTrace> Workload::make_trace_buffers(const WorkloadRunConfig& config) {
+namespace {
+
+// One buffer per worker, with one clock origin: the threads' windows must line up.
+std::vector<ThreadTrace> make_trace_buffers(const WorkloadRunConfig& config) {
     std::vector<ThreadTrace> traces;
     if (!config.trace.enabled)
         return traces;
     const std::uint64_t base = TraceBuffer::read_tsc();
     TraceWindow window = config.trace.window;
-    window.origin_ns = steady_now_ns(); // one origin: the threads' windows must line up
+    window.origin_ns = steady_now_ns();
     for (unsigned t = 0; t < config.threads; ++t)
         traces.push_back(
             ThreadTrace{t, std::make_unique<TraceBuffer>(config.trace.records_per_thread, base,
                                                          window, config.trace.clock)});
     return traces;
+}
+
+} // namespace
+
+void Workload::run_workers(const WorkloadRunConfig& config, const ThreadHooks& hooks,
+                           WorkloadResult& result, const WorkerBody& body) {
+    result.ops_per_thread.assign(config.threads, 0);
+    result.traces = make_trace_buffers(config);
+    const WorkerPool::Body worker = [&](unsigned slot, const std::atomic<bool>& stop) {
+        TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
+        ThreadTraceScope scope(trace);
+        result.ops_per_thread[slot] = body(slot, stop, trace);
+    };
+    result.seconds = config.executor ? config.executor->run(config.threads, config.stop, hooks,
+                                                            result.objects, worker)
+                                     : WorkerPool::run(config.threads, config.stop, hooks, worker);
 }
 
 const Workload& find_workload(std::string_view name) {

@@ -9,6 +9,7 @@
 #include "engine/runtime/worker_executor.hpp"
 #include "engine/runtime/worker_pool.hpp"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -110,20 +111,19 @@ public:
 protected:
     // Defaults overlaid with config.params; unknown names and type mismatches throw.
     nlohmann::json resolve_params(const WorkloadRunConfig& config) const;
-    // Per-thread trace buffers (or none), installed by the caller in each worker.
-    static std::vector<ThreadTrace> make_trace_buffers(const WorkloadRunConfig& config);
     // Whether the calling worker must run the probed copy of the charge path: it traces, or a
     // simulation needs every access.
     static bool probes_wanted(const TraceBuffer* trace) {
         return trace != nullptr || current_simulation() != nullptr;
     }
-    // The workers' bodies on config.executor, or on real threads; returns the run's seconds.
-    static double run_workers(const WorkloadRunConfig& config, const ThreadHooks& hooks,
-                              const ObjectRegistry& objects, const WorkerPool::Body& body) {
-        return config.executor
-                   ? config.executor->run(config.threads, config.stop, hooks, objects, body)
-                   : WorkerPool::run(config.threads, config.stop, hooks, body);
-    }
+    // A worker: runs slot `slot` until `stop` or the run's iterations with `trace` (null when
+    // untraced) installed, and returns the operations it counted.
+    using WorkerBody =
+        std::function<std::uint64_t(unsigned slot, const std::atomic<bool>& stop, TraceBuffer*)>;
+    // The run's workers on config.executor, or on real threads: fills result.traces (when
+    // tracing), result.ops_per_thread and result.seconds.
+    static void run_workers(const WorkloadRunConfig& config, const ThreadHooks& hooks,
+                            WorkloadResult& result, const WorkerBody& body);
     // A worker's counted operations: step(std::true_type{}) (the probed copy) when this
     // worker is traced or simulated, else step(std::false_type{}), until the run's iterations or
     // its stop flag. Returns the operations done.
