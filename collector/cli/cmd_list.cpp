@@ -1,7 +1,7 @@
 #include "collector/cli/commands.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/sim/machine.hpp"
-#include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/layout_registry.hpp"
 #include "engine/workloads/workload.hpp"
 
 #include <algorithm>
@@ -33,11 +33,11 @@ nlohmann::json list_json() {
                 {{"name", p.name}, {"default", p.default_value}, {"description", p.description}});
         out["workloads"].push_back(j);
     }
-    for (const engine::Layout& l : engine::builtin_layouts())
-        out["layouts"].push_back({{"struct", l.type->name},
-                                  {"version", l.version},
-                                  {"size", l.size},
-                                  {"align", l.align}});
+    for (const engine::Layout* l : engine::known_layouts())
+        out["layouts"].push_back({{"struct", l->type->name},
+                                  {"version", l->version},
+                                  {"size", l->size},
+                                  {"align", l->align}});
     for (const sim::MachineDescription& m : sim::builtin_machines())
         out["machines"].push_back(sim::machine_to_json(m));
     return out;
@@ -59,9 +59,9 @@ void print_list() {
         fmt::print("\n");
     }
     fmt::print("layouts (--layout STRUCT=VERSION or STRUCT=FILE.json):\n");
-    for (const engine::Layout& l : engine::builtin_layouts())
-        fmt::print("  {:<16} {:<6} {:>4} bytes, align {}\n", l.type->name, l.version, l.size,
-                   l.align);
+    for (const engine::Layout* l : engine::known_layouts())
+        fmt::print("  {:<16} {:<6} {:>4} bytes, align {}\n", l->type->name, l->version, l->size,
+                   l->align);
     fmt::print("\nmachines (run --simulate NAME, or a JSON description file):\n");
     for (const sim::MachineDescription& m : sim::builtin_machines())
         fmt::print("  {:<18} {}\n  {:<18} transfer {:g} / {:g} / {:g} ns (same LLC / socket / "

@@ -1,6 +1,7 @@
 // hitmap-collect: runs the engine's workloads under c2c-style and lock_stat-style analysis
 // and stores everything in SQLite.
 #include "collector/cli/commands.hpp"
+#include "collector/plugins/plugin_loader.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -13,6 +14,18 @@ int main(int argc, char** argv) {
                  "hitmap-collect"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "hitmap-collect 0.1.0");
+    // Loaded as soon as it is parsed, so the subcommand's workload, layouts and sites exist when
+    // it runs, and before it opens a database: a refused plugin stores nothing.
+    app.add_option_function<std::vector<std::string>>(
+           "--plugin",
+           [](const std::vector<std::string>& paths) {
+               for (const std::string& path : paths)
+                   hitmap::plugins::load_plugin(path);
+           },
+           "Load a workload plugin (a shared library built with HITMAP_PLUGIN); repeatable")
+        ->trigger_on_parse()
+        ->type_name("PATH");
+    app.fallthrough(); // --plugin may also follow the subcommand
     hitmap::cli::add_list_command(app);
     hitmap::cli::add_run_command(app);
     hitmap::cli::add_suite_command(app);

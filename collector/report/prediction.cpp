@@ -28,9 +28,17 @@ std::map<Key, FieldRate> rates_by_field(const c2c::ReplayResult& r,
     return out;
 }
 
-// Transfers on the lines that hold a counter's charged usage, whatever else shares them.
+// Transfers on the lines that hold a counter's charged usage, whatever else shares them; unknown
+// when no object has one (a plugin's workload), rather than a zero that reads as a finding.
 FieldRate usage_lines(const c2c::ReplayResult& r, const std::vector<engine::ObjectInfo>& objects,
                       std::uint64_t ops) {
+    const bool modelled = std::any_of(objects.begin(), objects.end(), [](const auto& o) {
+        const engine::StructType& t = *o.layout.type;
+        return std::any_of(t.fields.begin(), t.fields.end(),
+                           [&](const std::string& f) { return engine::is_charged_usage(t, f); });
+    });
+    if (!modelled)
+        return FieldRate{std::nullopt, std::nullopt};
     std::uint64_t transfers = 0, hitm = 0;
     for (const auto& l : r.lines) {
         bool has_usage = false;
@@ -140,6 +148,8 @@ std::string format_prediction(const Prediction& p, bool with_measured,
                               : fmt::format(" {:>14} {:>14}", unknown_text, unknown_text);
         out += "\n";
     }
+    if (!p.usage_line_recorded.transfers && !p.usage_line_predicted.transfers)
+        return out;
     out +=
         fmt::format("\nlines holding the charged usage: {} {}/1k, predicted {}/1k", recorded_label,
                     rate(p.usage_line_recorded.transfers), rate(p.usage_line_predicted.transfers));

@@ -3,8 +3,10 @@
 #include "engine/layout/builtin_layouts.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <deque>
 #include <fmt/format.h>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace hitmap::store {
@@ -91,33 +93,64 @@ std::int64_t upsert_layout(SQLite::Database& sql, const engine::Layout& l) {
     return id;
 }
 
+// A struct this hitmap does not model (a plugin's, stored by a run that loaded it), as the
+// database names its fields. Interned: layouts point at their type, and readers run on several
+// threads (the GUI's jobs).
+const engine::StructType* stored_struct_type(engine::StructType type) {
+    static std::mutex mutex;
+    static std::deque<engine::StructType> types;
+    const std::lock_guard lock(mutex);
+    for (const engine::StructType& t : types)
+        if (t.name == type.name && t.fields == type.fields)
+            return &t;
+    return &types.emplace_back(std::move(type));
+}
+
 engine::Layout read_layout(SQLite::Database& sql, std::int64_t layout_id) {
     SQLite::Statement head(sql, "SELECT struct, version, size, align FROM layout WHERE id = ?");
     head.bind(1, layout_id);
     if (!head.executeStep())
         throw std::runtime_error(fmt::format("layout {} is missing from the database", layout_id));
     const std::string struct_name = head.getColumn(0).getString();
+    struct Row {
+        std::size_t id;
+        std::string name;
+        engine::FieldPlacement place;
+    };
+    std::vector<Row> rows;
+    SQLite::Statement fields(
+        sql, "SELECT field_id, name, offset, size FROM layout_field WHERE layout_id = ?");
+    fields.bind(1, layout_id);
+    while (fields.executeStep())
+        rows.push_back(
+            {static_cast<std::size_t>(fields.getColumn(0).getInt()),
+             fields.getColumn(1).getString(),
+             engine::FieldPlacement{static_cast<std::uint32_t>(fields.getColumn(2).getInt64()),
+                                    static_cast<std::uint32_t>(fields.getColumn(3).getInt64())}});
     const engine::StructType* type = engine::find_struct_type(struct_name);
-    if (!type)
-        throw std::runtime_error(fmt::format(
-            "the database names struct '{}', which this hitmap does not model", struct_name));
+    if (!type) {
+        engine::StructType stored{struct_name, {}};
+        for (const Row& r : rows) {
+            if (r.id >= 256) // FieldId is 8 bits
+                throw std::runtime_error(
+                    fmt::format("layout {} has field id {} beyond any struct", layout_id, r.id));
+            if (stored.fields.size() <= r.id)
+                stored.fields.resize(r.id + 1);
+            stored.fields[r.id] = r.name;
+        }
+        type = stored_struct_type(std::move(stored));
+    }
     engine::Layout l{type,
                      head.getColumn(1).getString(),
                      static_cast<std::uint32_t>(head.getColumn(2).getInt64()),
                      static_cast<std::uint32_t>(head.getColumn(3).getInt64()),
                      {}};
     l.placement.resize(type->fields.size());
-    SQLite::Statement fields(sql,
-                             "SELECT field_id, offset, size FROM layout_field WHERE layout_id = ?");
-    fields.bind(1, layout_id);
-    while (fields.executeStep()) {
-        const auto f = static_cast<std::size_t>(fields.getColumn(0).getInt());
-        if (f >= l.placement.size())
+    for (const Row& r : rows) {
+        if (r.id >= l.placement.size())
             throw std::runtime_error(fmt::format("layout {} has field id {} beyond struct {}",
-                                                 layout_id, f, struct_name));
-        l.placement[f] =
-            engine::FieldPlacement{static_cast<std::uint32_t>(fields.getColumn(1).getInt64()),
-                                   static_cast<std::uint32_t>(fields.getColumn(2).getInt64())};
+                                                 layout_id, r.id, struct_name));
+        l.placement[r.id] = r.place;
     }
     return l;
 }

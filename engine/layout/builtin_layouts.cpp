@@ -1,6 +1,7 @@
 #include "engine/layout/builtin_layouts.hpp"
 
 #include "engine/layout/kmem_layouts.hpp"
+#include "engine/layout/layout_registry.hpp"
 #include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <array>
@@ -64,10 +65,12 @@ const StructType* find_struct_type(std::string_view name) {
     for (const StructType* t : struct_types())
         if (t->name == name)
             return t;
-    return nullptr;
+    return find_plugin_struct_type(name);
 }
 
 std::uint32_t natural_field_size(const StructType& type, FieldId field) {
+    if (const auto size = plugin_field_size(type, field))
+        return *size;
     if (&type == &page_counter_type())
         return (field == pc::protection_support || field == pc::track_failcnt) ? 1 : 8;
     if (&type == &memcg_stock_type()) {

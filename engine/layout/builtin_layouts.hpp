@@ -81,12 +81,13 @@ const StructType& memcg_stock_type();
 const StructType& memcg_percpu_stats_type();
 const StructType& memcg_stats_global_type();
 
-// Every struct type the engine knows, for lookups by name.
+// Every built-in struct type.
 std::span<const StructType* const> struct_types();
 
 // The size of a field's C type (8 for longs and pointers, 4 for unsigned int, 1 for bool):
 // a layout must give each field exactly this size.
 std::uint32_t natural_field_size(const StructType& type, FieldId field);
+// A built-in struct type or a plugin's (layout_registry.hpp) by name.
 const StructType* find_struct_type(std::string_view name);
 
 // Built-in layouts: page_counter v6.0 (112 B), v6.1 (192 B), v6.15 (192 B); struct mem_cgroup

@@ -2,6 +2,7 @@
 
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/layout_error.hpp"
+#include "engine/layout/layout_registry.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -146,8 +147,8 @@ Layout load_layout_file(const std::filesystem::path& path) {
 }
 
 Layout resolve_layout(std::string_view struct_name, std::string_view name_or_file) {
-    if (const Layout* builtin = find_builtin_layout(struct_name, name_or_file))
-        return *builtin;
+    if (const Layout* known = find_layout(struct_name, name_or_file))
+        return *known;
     if (name_or_file.ends_with(".json")) {
         Layout layout = load_layout_file(std::filesystem::path(name_or_file));
         if (layout.type->name != struct_name)
@@ -156,10 +157,10 @@ Layout resolve_layout(std::string_view struct_name, std::string_view name_or_fil
         return layout;
     }
     std::string known;
-    for (const Layout& l : builtin_layouts())
-        if (l.type->name == struct_name)
-            known += (known.empty() ? "" : ", ") + l.version;
-    throw LayoutError(fmt::format("unknown {} layout '{}' (built-in: {}; or give a .json file)",
+    for (const Layout* l : known_layouts())
+        if (l->type->name == struct_name)
+            known += (known.empty() ? "" : ", ") + l->version;
+    throw LayoutError(fmt::format("unknown {} layout '{}' (known: {}; or give a .json file)",
                                   struct_name, name_or_file, known));
 }
 

@@ -40,9 +40,22 @@ enum class Site : std::uint16_t {
     // hackbench's messages between a sender and a receiver.
     hackbench_send,
     hackbench_recv,
+    // Sites a workload plugin names (engine/plugin/plugin_api.hpp), handed out in order.
+    plugin_0,
+    plugin_1,
+    plugin_2,
+    plugin_3,
+    plugin_4,
+    plugin_5,
+    plugin_6,
+    plugin_7,
     kCount
 };
 
 std::string_view site_name(std::uint16_t site);
+
+// The next free plugin site, named `name` from now on. Throws std::length_error when all eight
+// are taken, std::invalid_argument when the name is empty or already a site's.
+Site add_plugin_site(std::string_view name);
 
 } // namespace hitmap::engine

@@ -4,9 +4,13 @@
 #include "engine/workloads/res_counter_charge.hpp"
 #include "engine/workloads/workload.hpp"
 
+#include <fmt/format.h>
+
 namespace hitmap::engine {
 
-const std::vector<const Workload*>& all_workloads() {
+namespace {
+
+std::vector<const Workload*>& registry() {
     static const PageCounterChargeWorkload page_counter_charge;
     static const ResCounterChargeWorkload res_counter_charge;
     static const KmemAllocFreeWorkload kmem_alloc_free(
@@ -20,10 +24,25 @@ const std::vector<const Workload*>& all_workloads() {
         "every thread in one memcg allocating and freeing a 4 KiB object per operation", 1, 4096,
         SeedMachine{"cascadelake-2s-96", 96, {"none", "1-3"}});
     static const ObjcgFreeWorkload objcg_free;
-    static const std::vector<const Workload*> all{&page_counter_charge, &res_counter_charge,
-                                                  &kmem_alloc_free, &kmem_alloc_free_mt,
-                                                  &objcg_free};
+    static std::vector<const Workload*> all{&page_counter_charge, &res_counter_charge,
+                                            &kmem_alloc_free, &kmem_alloc_free_mt, &objcg_free};
     return all;
+}
+
+} // namespace
+
+const std::vector<const Workload*>& all_workloads() {
+    return registry();
+}
+
+void add_workload(const Workload& workload) {
+    const WorkloadInfo& info = workload.info();
+    if (info.name.empty() || info.variants.empty())
+        throw WorkloadError("a workload needs a name and at least one variant");
+    for (const Workload* w : registry())
+        if (w->info().name == info.name)
+            throw WorkloadError(fmt::format("workload '{}' exists already", info.name));
+    registry().push_back(&workload);
 }
 
 } // namespace hitmap::engine

@@ -161,7 +161,11 @@ protected:
     };
 };
 
+// The built-ins, then the workloads plugins added, in the order they were added.
 const std::vector<const Workload*>& all_workloads();
 const Workload& find_workload(std::string_view name); // throws WorkloadError
+// A plugin's workload, which must outlive every run (a static of the plugin). Throws
+// WorkloadError when its name is taken or it has no variants. Before any run starts only.
+void add_workload(const Workload& workload);
 
 } // namespace hitmap::engine

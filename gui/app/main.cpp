@@ -1,4 +1,4 @@
-// hitmap: the desktop app. `hitmap [DB]` opens DB (default ./hitmap.db);
+// hitmap: the desktop app. `hitmap [--plugin PATH]... [DB]` opens DB (default ./hitmap.db);
 // `hitmap --screenshot DIR [DB]` writes the main views as PNGs and exits.
 #include "gui/app/main_window.hpp"
 #include "gui/app/screenshots.hpp"
@@ -21,6 +21,11 @@ int main(int argc, char** argv) {
         QStringLiteral("Write the main views as PNG files into <dir> and exit."),
         QStringLiteral("dir"));
     parser.addOption(screenshot);
+    const QCommandLineOption plugin(
+        QStringLiteral("plugin"),
+        QStringLiteral("Pass a workload plugin to the collector's runs (repeatable)."),
+        QStringLiteral("path"));
+    parser.addOption(plugin);
     parser.addPositionalArgument(QStringLiteral("db"),
                                  QStringLiteral("hitmap database (default: ./hitmap.db)"));
     parser.process(app);
@@ -38,6 +43,7 @@ int main(int argc, char** argv) {
     }
 
     hitmap::gui::MainWindow window;
+    window.setPlugins(parser.values(plugin));
     window.show();
     window.openDatabase(db);
     return QApplication::exec();

@@ -181,7 +181,7 @@ void MainWindow::showRun(std::shared_ptr<const RunDetail> detail) {
 }
 
 void MainWindow::openRunDialog() {
-    auto* dialog = new RunDialog(collectorPath(), loader_->path(), this);
+    auto* dialog = new RunDialog(collectorPath(), loader_->path(), plugins_, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // New runs appear without reopening: reload the list whenever the child ends.
     connect(dialog, &RunDialog::collectionFinished, this,

@@ -32,6 +32,8 @@ public:
     void openDatabase(const QString& path);
     void showTab(Tab tab);
     QString collectorPath() const;
+    // Workload plugins the run dialog passes on to the collector.
+    void setPlugins(const QStringList& plugins) { plugins_ = plugins; }
 
     // For tests and the screenshot mode.
     DbLoader* loader() const { return loader_; }
@@ -76,6 +78,7 @@ private:
     QMenu* recent_;
     std::vector<store::RunRecord> runs_;
     std::shared_ptr<const RunDetail> run_;
+    QStringList plugins_;
 };
 
 } // namespace hitmap::gui

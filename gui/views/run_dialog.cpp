@@ -13,10 +13,12 @@
 
 namespace hitmap::gui {
 
-RunDialog::RunDialog(const QString& collector, const QString& db_path, QWidget* parent)
+RunDialog::RunDialog(const QString& collector, const QString& db_path, const QStringList& plugins,
+                     QWidget* parent)
     : QDialog(parent)
     , collector_(collector)
     , db_path_(db_path)
+    , plugins_(plugins)
     , workload_(new QLineEdit(QStringLiteral("page-counter-charge"), this))
     , variants_(new QLineEdit(QStringLiteral("v6.0,v6.1"), this))
     , threads_(new QLineEdit(QStringLiteral("1,2"), this))
@@ -68,13 +70,16 @@ RunDialog::RunDialog(const QString& collector, const QString& db_path, QWidget* 
 }
 
 QStringList RunDialog::arguments() const {
-    return {QStringLiteral("run"),        workload_->text().trimmed(),
-            QStringLiteral("--variant"),  variants_->text().trimmed(),
-            QStringLiteral("--threads"),  threads_->text().trimmed(),
-            QStringLiteral("--duration"), duration_->text().trimmed(),
-            QStringLiteral("--c2c"),      c2c_->currentText(),
-            QStringLiteral("--progress"), QStringLiteral("json"),
-            QStringLiteral("--db"),       db_path_};
+    QStringList args;
+    for (const QString& plugin : plugins_)
+        args << QStringLiteral("--plugin") << plugin;
+    return args + QStringList{QStringLiteral("run"),        workload_->text().trimmed(),
+                              QStringLiteral("--variant"),  variants_->text().trimmed(),
+                              QStringLiteral("--threads"),  threads_->text().trimmed(),
+                              QStringLiteral("--duration"), duration_->text().trimmed(),
+                              QStringLiteral("--c2c"),      c2c_->currentText(),
+                              QStringLiteral("--progress"), QStringLiteral("json"),
+                              QStringLiteral("--db"),       db_path_};
 }
 
 void RunDialog::start() {

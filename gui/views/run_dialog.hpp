@@ -17,7 +17,9 @@ namespace hitmap::gui {
 class RunDialog : public QDialog {
     Q_OBJECT
 public:
-    RunDialog(const QString& collector, const QString& db_path, QWidget* parent = nullptr);
+    // `plugins`: workload plugin files passed on to the collector (`--plugin PATH` each).
+    RunDialog(const QString& collector, const QString& db_path, const QStringList& plugins = {},
+              QWidget* parent = nullptr);
 
     QStringList arguments() const;
     QProcess* process() const { return process_; }
@@ -34,6 +36,7 @@ private:
     void finished(int code, QProcess::ExitStatus status);
 
     QString collector_, db_path_;
+    QStringList plugins_;
     QLineEdit* workload_;
     QLineEdit* variants_;
     QLineEdit* threads_;

@@ -309,7 +309,7 @@ TEST(ResolveLayout, UnknownNameListsBuiltins) {
         FAIL() << "expected LayoutError";
     } catch (const LayoutError& e) {
         EXPECT_THAT(e.what(), AllOf(HasSubstr("unknown page_counter layout 'v5.10'"),
-                                    HasSubstr("built-in: v6.0, v6.1, v6.15")));
+                                    HasSubstr("known: v6.0, v6.1, v6.15")));
     }
 }
 

@@ -198,13 +198,22 @@ private slots:
         QVERIFY(!QFile::exists(missing));
     }
 
+    void runDialogPassesPluginsToTheCollector() {
+        RunDialog dialog(QStringLiteral("hitmap-collect"), QStringLiteral("x.db"),
+                         {QStringLiteral("/p/a.so"), QStringLiteral("b.so")});
+        const QStringList args = dialog.arguments();
+        QCOMPARE(args.mid(0, 5), (QStringList{QStringLiteral("--plugin"), QStringLiteral("/p/a.so"),
+                                              QStringLiteral("--plugin"), QStringLiteral("b.so"),
+                                              QStringLiteral("run")}));
+    }
+
     void runDialogCollectsAndCancels() {
         const QString db = dir_.filePath(QStringLiteral("dialog.db"));
         QVERIFY(QFile::copy(db_, db));
         MainWindow w;
         w.show();
         open(w, db);
-        RunDialog dialog(QStringLiteral(HITMAP_COLLECT_PATH), db, &w);
+        RunDialog dialog(QStringLiteral(HITMAP_COLLECT_PATH), db, {}, &w);
         dialog.findChild<QLineEdit*>(QStringLiteral("variants"))->setText(QStringLiteral("v6.1"));
         dialog.findChild<QLineEdit*>(QStringLiteral("threads"))->setText(QStringLiteral("1"));
         dialog.findChild<QLineEdit*>(QStringLiteral("duration"))->setText(QStringLiteral("200ms"));
