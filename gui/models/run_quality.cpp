@@ -46,7 +46,7 @@ QString run_header(const store::RunRecord& run, const std::optional<store::C2cDa
                             QString::fromStdString(run.variant).toHtmlEscaped())
                        .arg(text_or_unknown(run.threads, [](int t) { return QString::number(t); }))
                        .arg(text_or_unknown(run.duration_s,
-                                            [](double s) { return QString::number(s, 'f', 2); }))
+                                            [](double s) { return QString::number(s, 'g', 3); }))
                        .arg(source_sentence(run).toHtmlEscaped());
     if (c2c) {
         const auto& t = c2c->trace;
