@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <fmt/format.h>
+#include <string>
 #include <system_error>
 
 namespace hitmap::plugins {
@@ -20,7 +21,7 @@ std::string dl_error() {
 
 } // namespace
 
-LoadedPlugin load_plugin(const std::filesystem::path& path) {
+void load_plugin(const std::filesystem::path& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw PluginError(fmt::format("plugin {}: no such file", path.string()));
@@ -54,7 +55,6 @@ LoadedPlugin load_plugin(const std::filesystem::path& path) {
     }
     if (registrar.added().empty())
         fail("registered nothing");
-    return {path, registrar.added()};
 }
 
 } // namespace hitmap::plugins

@@ -3,8 +3,6 @@
 // (`--plugin PATH`), before any database is opened, so a refused plugin stores nothing.
 #include <filesystem>
 #include <stdexcept>
-#include <string>
-#include <vector>
 
 namespace hitmap::plugins {
 
@@ -15,13 +13,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-struct LoadedPlugin {
-    std::filesystem::path path;
-    std::vector<std::string> added; // "workload NAME", "layout STRUCT VERSION", ...
-};
-
 // Loads the library and lets it register; it stays loaded until the process exits. A path
 // without a slash is taken as given (not searched for), so "x.so" means ./x.so.
-LoadedPlugin load_plugin(const std::filesystem::path& path);
+void load_plugin(const std::filesystem::path& path);
 
 } // namespace hitmap::plugins
