@@ -68,6 +68,8 @@ public:
         return slot.span.line;
     }
 
+    // A dense line's virtual byte address.
+    std::uint64_t line_address(std::uint32_t line) const { return map_.line(line).address; }
     // The line an access would touch first, without making it.
     std::uint32_t line_of(const engine::TraceRecord& r) { return slot_of(r).span.line; }
     // Whether the access's first part would hit, without making it; on a miss,

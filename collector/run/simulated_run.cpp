@@ -103,14 +103,20 @@ SimulatedRun run_simulated(const engine::Workload& workload, engine::WorkloadRun
         stop["duration_ns"] = config.stop.duration->count();
     if (config.stop.iterations)
         stop["iterations"] = *config.stop.iterations;
+    nlohmann::json stats_json = {{"seconds", stats.seconds},
+                                 {"accesses", stats.accesses},
+                                 {"switches", stats.switches},
+                                 {"stop", stop},
+                                 {"cpus", per_cpu}};
+    if (stats.caches)
+        stats_json["caches"] = {{"l2", stats.caches->l2},
+                                {"llc", stats.caches->llc},
+                                {"memory", stats.caches->memory},
+                                {"percpu_accesses", stats.caches->percpu_accesses},
+                                {"percpu_transfers", stats.caches->percpu_transfers}};
     run.record = store::SimulationRecord{machine.name, sim::machine_to_json(machine).dump(),
                                          sim::calibration_to_json(calibration).dump(),
-                                         nlohmann::json{{"seconds", stats.seconds},
-                                                        {"accesses", stats.accesses},
-                                                        {"switches", stats.switches},
-                                                        {"stop", stop},
-                                                        {"cpus", per_cpu}}
-                                             .dump()};
+                                         stats_json.dump()};
     const auto simulated = store::Source::simulated;
     const double cpu_ns = stats.seconds * 1e9 * static_cast<double>(config.threads);
     run.metrics = {
@@ -120,6 +126,26 @@ SimulatedRun run_simulated(const engine::Workload& workload, engine::WorkloadRun
         metric("sim.access_ns", total.access_ns, "ns", simulated),
         metric("sim.spin_ns", total.spin_ns, "ns", simulated),
     };
+    if (stats.caches) {
+        // Where the machine's finite caches served what the coherence model counted as hits.
+        const double ops = static_cast<double>(std::max<std::uint64_t>(run.result.ops, 1));
+        run.metrics.push_back(metric("sim.l2_hits_per_op", static_cast<double>(stats.caches->l2) / ops,
+                                     "accesses/op", simulated));
+        run.metrics.push_back(metric("sim.llc_hits_per_op",
+                                     static_cast<double>(stats.caches->llc) / ops, "accesses/op",
+                                     simulated));
+        run.metrics.push_back(metric("sim.memory_reads_per_op",
+                                     static_cast<double>(stats.caches->memory) / ops,
+                                     "accesses/op", simulated));
+        if (stats.caches->percpu_accesses > 0) {
+            run.metrics.push_back(metric("sim.percpu_accesses_per_op",
+                                         static_cast<double>(stats.caches->percpu_accesses) / ops,
+                                         "accesses/op", simulated));
+            run.metrics.push_back(metric("sim.percpu_transfers_per_op",
+                                         static_cast<double>(stats.caches->percpu_transfers) / ops,
+                                         "transfers/op", simulated));
+        }
+    }
     if (cpu_ns > 0) {
         run.metrics.push_back(
             metric("sim.access_fraction", total.access_ns / cpu_ns, "ratio", simulated));

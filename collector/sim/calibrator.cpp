@@ -68,6 +68,10 @@ public:
         w.last_site = site;
         w.last = now;
     }
+    void access_percpu(unsigned, std::uint32_t, engine::AccessKind kind, std::uint16_t site,
+                       bool) override {
+        access(0, 0, kind, 3, 0, site);
+    }
     void wait_for_write(engine::ObjectId, engine::FieldId, std::uint8_t, std::uint16_t) override {
         if (workers_.size() < 2)
             throw CalibrationError("a single calibration thread waited for a lock: the workload "
@@ -128,6 +132,7 @@ Calibration measure_calibration(const engine::Workload& workload,
                                 const engine::WorkloadRunConfig& config,
                                 const CalibrationPlan& plan) {
     engine::WorkloadRunConfig run = config;
+    run.params.update(workload.info().calibration_params);
     // A workload of pairs is calibrated with one pair, taking turns on this thread.
     run.threads = std::max(1u, workload.info().min_threads);
     const bool paired = run.threads > 1;

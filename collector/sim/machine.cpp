@@ -64,6 +64,9 @@ nlohmann::json machine_to_json(const MachineDescription& m) {
           {"same_socket", m.latency.same_socket},
           {"remote_socket", m.latency.remote_socket},
           {"dram", m.latency.dram},
+          {"dram_remote", m.latency.dram_remote},
+          {"l2_hit", m.latency.l2_hit},
+          {"llc_hit", m.latency.llc_hit},
           {"invalidate_per_sharer", m.latency.invalidate_per_sharer},
           {"hold", m.latency.hold}}},
         {"latency_source", m.latency_source},
@@ -71,7 +74,8 @@ nlohmann::json machine_to_json(const MachineDescription& m) {
     if (m.caches)
         j["caches"] = {{"l1d_kib", m.caches->l1d_kib},
                        {"l2_kib", m.caches->l2_kib},
-                       {"llc_kib", m.caches->llc_kib}};
+                       {"llc_kib", m.caches->llc_kib},
+                       {"outstanding_misses", m.caches->outstanding_misses}};
     return j;
 }
 
@@ -159,15 +163,18 @@ MachineDescription machine_from_json(const nlohmann::json& j, std::string_view s
         t.same_socket = l.number("same_socket", t.same_socket);
         t.remote_socket = l.number("remote_socket", t.remote_socket);
         t.dram = l.number("dram", t.dram);
+        t.dram_remote = l.number("dram_remote", t.dram_remote);
+        t.l2_hit = l.number("l2_hit", t.l2_hit);
+        t.llc_hit = l.number("llc_hit", t.llc_hit);
         t.invalidate_per_sharer = l.number("invalidate_per_sharer", t.invalidate_per_sharer);
         t.hold = l.number("hold", t.hold);
         l.done();
     }
     if (const nlohmann::json* caches = r.object("caches")) {
         Reader c(*caches, source, "caches.");
-        m.caches = CacheCapacities{c.count("l1d_kib", 1, 1u << 20, 32),
-                                   c.count("l2_kib", 1, 1u << 20, 1024),
-                                   c.count("llc_kib", 1, 1u << 22, 32768)};
+        m.caches = CacheCapacities{
+            c.count("l1d_kib", 1, 1u << 20, 32), c.count("l2_kib", 1, 1u << 20, 1024),
+            c.count("llc_kib", 1, 1u << 22, 32768), c.count("outstanding_misses", 1, 64, 10)};
         c.done();
     }
     r.done();
@@ -199,11 +206,13 @@ MachineDescription intel_2s(std::string name, std::string description, unsigned 
     m.latency_source = fmt::format(
         "same/other socket: {} one-way CAS handoff, nviennot/core-to-core-latency README @96a943ac "
         "(reference/detectors.md §2.3); per-sharer invalidation from ccbench (David et al., SOSP "
-        "2013: 445 vs 116 cycles for 80 vs 1 sharers at 2.13 GHz); L1 4 cycles; SMT sibling, DRAM "
-        "and the "
-        "5 ns hold are typical values, not measured",
+        "2013: 445 vs 116 cycles for 80 vs 1 sharers at 2.13 GHz); L1 4 cycles; L2 14 cycles, "
+        "LLC 21 ns, 12 fill buffers; SMT sibling, DRAM (local and remote) and the 5 ns hold are "
+        "typical values, not measured",
         cpu);
-    m.caches = CacheCapacities{32, 1024, cores * 1408}; // 1.375 MiB of LLC per core
+    m.latency.l2_hit = 5;
+    m.latency.llc_hit = 21;
+    m.caches = CacheCapacities{32, 1024, cores * 1408, 12}; // 1.375 MiB of LLC per core
     return m;
 }
 
@@ -233,12 +242,16 @@ const std::vector<MachineDescription>& builtin_machines() {
         epyc.latency.same_socket = 100;
         epyc.latency.remote_socket = 197;
         epyc.latency.dram = 110;
+        epyc.latency.dram_remote = 190;
+        epyc.latency.l2_hit = 4;
+        epyc.latency.llc_hit = 14;
         epyc.latency_source =
             "EPYC 7R13 (Milan) one-way CAS handoff: 23 ns within a CCX, 90-110 ns across CCXs, "
             "197 ns across sockets, nviennot/core-to-core-latency README @96a943ac "
-            "(reference/detectors.md §2.3); L1, SMT sibling, DRAM, invalidation and hold "
-            "are typical values";
-        epyc.caches = CacheCapacities{32, 512, 32768};
+            "(reference/detectors.md §2.3); L1, L2 (12 cycles), L3 (46 cycles), 24 outstanding "
+            "L1 misses, SMT sibling, DRAM (local and remote), invalidation and hold are typical "
+            "values, not measured";
+        epyc.caches = CacheCapacities{32, 512, 32768, 24};
         v.push_back(epyc);
         return v;
     }();

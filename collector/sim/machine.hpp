@@ -20,11 +20,15 @@ struct LatencyNs {
     // A hit costs what it cost natively: it is inside the calibrated work. This figure only
     // prices hits in the c2c tables' stall cycles.
     double l1_hit = 1.5;
-    double smt_sibling = 8;           // from the other hyperthread of the same core (shared L1/L2)
-    double same_llc = 45;             // from another core behind the same last-level cache
-    double same_socket = 45;          // from another LLC group of the socket (an AMD CCX)
-    double remote_socket = 135;       // from the other socket
-    double dram = 85;                 // first touch: from memory
+    double smt_sibling = 8;     // from the other hyperthread of the same core (shared L1/L2)
+    double same_llc = 45;       // from another core behind the same last-level cache
+    double same_socket = 45;    // from another LLC group of the socket (an AMD CCX)
+    double remote_socket = 135; // from the other socket
+    double dram = 85;           // first touch: from memory
+    double dram_remote = 140;   // from the other socket's memory
+    // Where a CPU finds a line it owns after the line left its L1 (machines with caches only).
+    double l2_hit = 4.5;
+    double llc_hit = 15;
     double invalidate_per_sharer = 2; // each further clean copy a store invalidates
     // After a line arrives, its new owner keeps it at least this long before a request queued
     // behind the transfer takes it: the accesses already in flight behind the one that missed
@@ -33,12 +37,16 @@ struct LatencyNs {
     bool operator==(const LatencyNs&) const = default;
 };
 
-// Optional finite caches (per core L1d and L2, per LLC group); kept with the description for
-// models that need capacity misses. Today's model treats caches as infinite.
+// Finite caches: per core an L1d and an L2, per LLC group a shared last-level cache
+// (collector/sim/cache_hierarchy.hpp). Without them a simulated CPU keeps every line it ever
+// held, and only coherence misses cost anything.
 struct CacheCapacities {
     std::uint32_t l1d_kib = 0;
     std::uint32_t l2_kib = 0;
-    std::uint32_t llc_kib = 0;
+    std::uint32_t llc_kib = 0; // per LLC group
+    // L1 misses one core keeps in flight for loads whose values nothing waits on (a sum over
+    // every CPU's counter): its miss-status holding registers or fill buffers.
+    std::uint32_t outstanding_misses = 10;
     bool operator==(const CacheCapacities&) const = default;
 };
 

@@ -4,6 +4,7 @@
 #include "engine/locks/lock_slot.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,6 +16,14 @@ namespace {
 std::uint64_t to_ps(double ns) {
     return static_cast<std::uint64_t>(std::llround(ns * 1000.0));
 }
+
+// Per-CPU memory's virtual addresses: far above the objects' regions, one 4 GiB unit per
+// possible CPU, as the kernel's percpu allocator gives each CPU a unit of its own.
+constexpr std::uint64_t kPercpuBase = std::uint64_t{1} << 48;
+constexpr unsigned kPercpuUnitShift = 32;
+
+// Objects live in the first socket's memory.
+constexpr unsigned kObjectHomeSocket = 0;
 
 } // namespace
 
@@ -43,6 +52,10 @@ Simulator::Simulator(MachineDescription machine, Calibration calibration)
     hold_ps_ = to_ps(machine_.latency.hold);
     dram_ps_ = to_ps(machine_.latency.dram);
     invalidate_ps_ = to_ps(machine_.latency.invalidate_per_sharer);
+    dram_remote_ps_ = to_ps(machine_.latency.dram_remote);
+    l2_ps_ = to_ps(machine_.latency.l2_hit);
+    llc_ps_ = to_ps(machine_.latency.llc_hit);
+    line_shift_ = static_cast<unsigned>(std::countr_zero(machine_.line_size));
 }
 
 Simulator::~Simulator() = default;
@@ -74,14 +87,7 @@ void Simulator::access(engine::ObjectId object, engine::FieldId field, engine::A
                        std::uint8_t log2_size, std::uint16_t offset, std::uint16_t site) {
     if (!running_)
         return; // set-up before the workers start is not simulated
-    VirtualCpu* v = &cpus_[current_];
-    const std::uint64_t work = segment_ps_[std::size_t{v->last_site} * kSiteSlots + site];
-    v->now_ps += work;
-    v->work_ps += work;
-    v->last_site = site;
-    if (v->now_ps >= stop_ps_)
-        stop_flag_->store(true, std::memory_order_relaxed);
-    v = run_in_order();
+    VirtualCpu* v = advance(site, false);
 
     const auto cpu = static_cast<c2c::CpuIndex>(current_);
     const auto r = engine::TraceRecord::make(v->now_ps / 1000, cpu, object, field, kind, log2_size,
@@ -98,14 +104,18 @@ void Simulator::access(engine::ObjectId object, engine::FieldId field, engine::A
         for (;;) {
             std::uint32_t miss_line = 0;
             std::uint64_t latency = 0;
-            bool moves_ownership = false;
+            bool moves_ownership = false, cold = false;
             const bool hit = core_->hits(cpu, r, [&](std::uint32_t l, const c2c::LineView& before) {
                 miss_line = l;
                 latency = miss_latency(before, write);
                 moves_ownership = write || before.owner != c2c::kNoCpu;
+                cold = before.holders.none();
             });
-            if (hit)
+            if (hit) {
+                done += cache_ps(core_->line_address(core_->line_of(r)) >> line_shift_,
+                                 kObjectHomeSocket, true);
                 break;
+            }
             const std::uint64_t start = std::max(issued, busy_until_ps_[miss_line]);
             const std::uint64_t effect = std::max(issued + latency / 2, start + hold_ps_);
             if (effect > v->now_ps) {
@@ -117,6 +127,9 @@ void Simulator::access(engine::ObjectId object, engine::FieldId field, engine::A
             if (moves_ownership)
                 busy_until_ps_[miss_line] = start + latency;
             done = start + latency;
+            cache_ps(core_->line_address(miss_line) >> line_shift_, kObjectHomeSocket, false);
+            if (cold && stats_.caches)
+                ++stats_.caches->memory; // priced as DRAM by miss_latency()
             break;
         }
         miss_ps_ = done - issued;
@@ -133,10 +146,121 @@ void Simulator::access(engine::ObjectId object, engine::FieldId field, engine::A
         wake(line, v->now_ps);
 }
 
+void Simulator::access_percpu(unsigned unit, std::uint32_t offset, engine::AccessKind kind,
+                              std::uint16_t site, bool overlapped) {
+    if (!running_)
+        return;
+    const bool write = engine::is_write(kind);
+    overlapped = overlapped && !write;
+    VirtualCpu* v = advance(site, overlapped);
+    ++stats_.accesses;
+    if (!v->measuring)
+        return;
+    const auto me = static_cast<c2c::CpuIndex>(current_);
+    const std::uint64_t line =
+        (kPercpuBase + (std::uint64_t{unit} << kPercpuUnitShift) + offset) >> line_shift_;
+    const unsigned home = unit < machine_.cpus() ? place_of(machine_, unit).socket : 0;
+
+    std::uint64_t latency = 0;
+    bool transfer = false;
+    const auto it = percpu_lines_.find(line);
+    if (!write) {
+        if (it != percpu_lines_.end() && it->second.modified && it->second.owner != me) {
+            PercpuLine& s = it->second;
+            latency = transfer_ps(me, s.owner);
+            transfer = true;
+            s.modified = false;
+            s.sharer = me;
+        }
+    } else {
+        PercpuLine& s = it != percpu_lines_.end() ? it->second : percpu_lines_[line];
+        if (!(s.modified && s.owner == me)) {
+            for (const c2c::CpuIndex other : {s.owner, s.sharer})
+                if (other != c2c::kNoCpu && other != me) {
+                    latency = std::max<std::uint64_t>(latency, transfer_ps(me, other));
+                    transfer = true;
+                    if (caches_)
+                        caches_->invalidate(other, line);
+                }
+        }
+        s.owner = me;
+        s.sharer = c2c::kNoCpu;
+        s.modified = true;
+    }
+    if (transfer) {
+        cache_ps(line, home, false);
+        if (stats_.caches)
+            ++stats_.caches->percpu_transfers;
+    } else {
+        latency = cache_ps(line, home, true);
+    }
+    if (stats_.caches)
+        ++stats_.caches->percpu_accesses;
+
+    if (overlapped && latency > 0) {
+        // The miss takes the slot that frees first and the CPU goes on.
+        auto slot = std::min_element(v->miss_slots_ps.begin(), v->miss_slots_ps.end());
+        const std::uint64_t start = std::max(v->now_ps, *slot);
+        *slot = start + latency;
+        v->access_ps += start - v->now_ps;
+        v->now_ps = start;
+        v->overlapped_until_ps = std::max(v->overlapped_until_ps, start + latency);
+    } else {
+        v->now_ps += latency;
+        v->access_ps += latency;
+    }
+}
+
+Simulator::VirtualCpu* Simulator::advance(std::uint16_t site, bool overlapped) {
+    VirtualCpu& v = cpus_[current_];
+    const std::uint64_t work = segment_ps_[std::size_t{v.last_site} * kSiteSlots + site];
+    v.now_ps += work;
+    v.work_ps += work;
+    v.last_site = site;
+    if (!overlapped)
+        drain(v);
+    if (v.now_ps >= stop_ps_)
+        stop_flag_->store(true, std::memory_order_relaxed);
+    return run_in_order();
+}
+
+void Simulator::drain(VirtualCpu& v) {
+    if (v.overlapped_until_ps > v.now_ps) {
+        v.access_ps += v.overlapped_until_ps - v.now_ps;
+        v.now_ps = v.overlapped_until_ps;
+    }
+}
+
+std::uint64_t Simulator::level_ps(CacheLevel level, unsigned home_socket) {
+    CacheCounts& c = *stats_.caches;
+    switch (level) {
+    case CacheLevel::l1:
+        return 0;
+    case CacheLevel::l2:
+        ++c.l2;
+        return l2_ps_;
+    case CacheLevel::llc:
+        ++c.llc;
+        return llc_ps_;
+    case CacheLevel::memory:
+        ++c.memory;
+        return place_of(machine_, current_).socket == home_socket ? dram_ps_ : dram_remote_ps_;
+    }
+    return 0;
+}
+
+std::uint64_t Simulator::cache_ps(std::uint64_t line, unsigned home_socket, bool counted) {
+    if (!caches_)
+        return 0;
+    const CacheLevel level = caches_->access(current_, line);
+    return counted ? level_ps(level, home_socket) : 0;
+}
+
 void Simulator::wait_for_write(engine::ObjectId object, engine::FieldId field,
                                std::uint8_t log2_size, std::uint16_t offset) {
     if (!running_)
         return;
+    drain(cpus_[current_]);
     const auto r = engine::TraceRecord::make(0, 0, object, field, engine::AccessKind::load,
                                              log2_size, offset, kStartSite);
     const std::uint32_t line = core_->line_of(r);
@@ -172,6 +296,7 @@ void Simulator::outside_work(std::chrono::nanoseconds ns) {
     if (!running_)
         return;
     VirtualCpu& v = cpus_[current_];
+    drain(v);
     const auto ps = static_cast<std::uint64_t>(ns.count()) * 1000;
     v.now_ps += ps;
     v.work_ps += ps;
@@ -187,6 +312,7 @@ void Simulator::end_measurement() {
     if (!running_)
         return;
     VirtualCpu& v = cpus_[current_];
+    drain(v);
     v.measuring = false;
     v.end_ps = v.now_ps;
 }
@@ -214,13 +340,22 @@ double Simulator::run(unsigned threads, const engine::StopCondition& stop,
     std::atomic<bool> stop_flag{false};
     stop_flag_ = &stop_flag;
 
+    if (machine_.caches) {
+        caches_.emplace(machine_);
+        stats_.caches = CacheCounts{};
+    }
+    percpu_lines_.clear();
+
     cpus_.clear();
     cpus_.resize(threads);
     for (unsigned slot = 0; slot < threads; ++slot) {
+        cpus_[slot].miss_slots_ps.assign(machine_.caches ? machine_.caches->outstanding_misses : 1,
+                                         0);
         cpus_[slot].lock_slot = engine::current_lock_slot();
         cpus_[slot].fiber = std::make_unique<Fiber>([this, slot, &body, &stop_flag] {
             body(slot, stop_flag);
             VirtualCpu& v = cpus_[slot];
+            drain(v);
             if (!v.end_ps)
                 v.end_ps = v.now_ps;
         });

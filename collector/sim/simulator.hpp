@@ -14,9 +14,15 @@
 // machine's hold time after the transfer it queued behind delivered the line. A spinning
 // waiter sleeps until its line is written.
 //
+// With the machine's finite caches (cache_hierarchy.hpp) a line the coherence model says this CPU
+// still holds may have left its L1: it then costs the level that still has it, or DRAM. Loads
+// the engine marks overlapped (a sum over every CPU's counter) keep up to the machine's
+// outstanding-miss count in flight; the next access that is not one waits for them all.
+//
 // A simulation is a deterministic function of the workload, its parameters, the machine and
 // the calibration: nothing reads the host's clock or depends on host scheduling.
 #include "collector/c2c/replay_core.hpp"
+#include "collector/sim/cache_hierarchy.hpp"
 #include "collector/sim/calibration.hpp"
 #include "collector/sim/fiber.hpp"
 #include "collector/sim/machine.hpp"
@@ -26,6 +32,7 @@
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace hitmap::sim {
@@ -38,10 +45,22 @@ struct CpuTime {
     double end_ns = 0;    // when it finished its counted operations
 };
 
+// Counted accesses that a machine with finite caches served below L1, by level (a transfer
+// between CPUs is not here; a line no CPU held is a memory read), and per-CPU memory's
+// transfers.
+struct CacheCounts {
+    std::uint64_t l2 = 0;
+    std::uint64_t llc = 0;
+    std::uint64_t memory = 0; // cold, or fallen out of every level
+    std::uint64_t percpu_accesses = 0;
+    std::uint64_t percpu_transfers = 0; // another CPU had written the line since
+};
+
 struct SimulationStats {
-    double seconds = 0;         // virtual: the last CPU's end of its counted operations
-    std::uint64_t accesses = 0; // scheduling points, clean-up included
-    std::uint64_t switches = 0; // resumptions of a virtual CPU by the scheduler
+    double seconds = 0;                // virtual: the last CPU's end of its counted operations
+    std::uint64_t accesses = 0;        // scheduling points, clean-up included
+    std::uint64_t switches = 0;        // resumptions of a virtual CPU by the scheduler
+    std::optional<CacheCounts> caches; // machines with finite caches only
     std::vector<CpuTime> cpus;
 };
 
@@ -60,6 +79,8 @@ public:
     // engine::Simulation
     void access(engine::ObjectId object, engine::FieldId field, engine::AccessKind kind,
                 std::uint8_t log2_size, std::uint16_t offset, std::uint16_t site) override;
+    void access_percpu(unsigned unit, std::uint32_t offset, engine::AccessKind kind,
+                       std::uint16_t site, bool overlapped) override;
     void wait_for_write(engine::ObjectId object, engine::FieldId field, std::uint8_t log2_size,
                         std::uint16_t offset) override;
     void outside_work(std::chrono::nanoseconds ns) override;
@@ -83,11 +104,31 @@ private:
         std::uint64_t slept_at_ps = 0;
         std::optional<std::uint64_t> end_ps;
         std::uint16_t last_site = kStartSite;
+        std::vector<std::uint64_t> miss_slots_ps; // overlapped misses: when each slot frees
+        std::uint64_t overlapped_until_ps = 0;    // the last overlapped miss completes
         unsigned lock_slot = 0;
         bool measuring = true;
         bool waiting = false;
     };
     struct Pricer;
+    // Per-CPU memory's ownership: only lines some CPU wrote during the run are here. A read finds
+    // the line's writer (a transfer) or its own caches; a write invalidates the one sharer it
+    // remembers, and a CPU that read the line earlier still sees the writer's mark.
+    struct PercpuLine {
+        c2c::CpuIndex owner = c2c::kNoCpu; // the last writer
+        c2c::CpuIndex sharer = c2c::kNoCpu;
+        bool modified = false; // the owner's copy is the only valid one
+    };
+
+    // The work since the CPU's last scheduling point, then whoever is earlier runs first.
+    VirtualCpu* advance(std::uint16_t site, bool overlapped);
+    // Waits for the CPU's overlapped misses.
+    static void drain(VirtualCpu& v);
+    // What `level` costs beyond an L1 hit; `home_socket` is where DRAM holds the line.
+    std::uint64_t level_ps(CacheLevel level, unsigned home_socket);
+    // Looks the line up in the CPU's caches (machines with caches), counts where it was found and
+    // returns what that cost beyond an L1 hit.
+    std::uint64_t cache_ps(std::uint64_t line, unsigned home_socket, bool counted);
 
     // Lets every CPU that is earlier in virtual time run first; sets switched_ if one did.
     VirtualCpu* run_in_order();
@@ -103,6 +144,10 @@ private:
     std::vector<std::uint64_t> segment_ps_; // [previous * kSiteSlots + site]
     std::vector<std::uint32_t> transfer_ps_;
     std::uint64_t dram_ps_ = 0, invalidate_ps_ = 0, hold_ps_ = 0;
+    std::uint64_t dram_remote_ps_ = 0, l2_ps_ = 0, llc_ps_ = 0;
+    unsigned line_shift_ = 6;
+    std::optional<CacheHierarchy> caches_;
+    std::unordered_map<std::uint64_t, PercpuLine> percpu_lines_;
 
     std::optional<c2c::ReplayCore> core_;
     std::vector<std::uint64_t> busy_until_ps_;   // per line: its transfer in flight ends

@@ -61,7 +61,16 @@ std::string_view builtin_site_name(std::size_t site) {
         "___slab_alloc",
         "__slab_free",
         "hackbench.send",
-        "hackbench.recv"};
+        "hackbench.recv",
+        "memcg_page_state_local",
+        "memcg_events_local",
+        "memcg_page_state",
+        "memcg_events",
+        "memcg1_stat_format",
+        "mem_cgroup_flush_stats",
+        "cgroup_rstat_flush",
+        "mem_cgroup_css_rstat_flush",
+        "cgroup_rstat_updated"};
     return names[site];
 }
 

@@ -40,6 +40,16 @@ enum class Site : std::uint16_t {
     // hackbench's messages between a sender and a receiver.
     hackbench_send,
     hackbench_recv,
+    // memory.stat and the rstat flush behind it (v6.5/v6.6, seed 002).
+    memcg_page_state_local,
+    memcg_events_local,
+    memcg_page_state,
+    memcg_events,
+    memcg1_stat_format,
+    mem_cgroup_flush_stats,
+    cgroup_rstat_flush,
+    mem_cgroup_css_rstat_flush,
+    cgroup_rstat_updated,
     // Sites a workload plugin names (engine/plugin/plugin_api.hpp), handed out in order.
     plugin_0,
     plugin_1,

@@ -20,6 +20,14 @@ public:
     // The running virtual CPU reaches an access; it returns when the access may be made.
     virtual void access(ObjectId object, FieldId field, AccessKind kind, std::uint8_t log2_size,
                         std::uint16_t offset, std::uint16_t site) = 0;
+    // The running virtual CPU reaches an access to per-CPU memory (engine/memcg/percpu_area.hpp):
+    // CPU `unit`'s copy, `offset` bytes into that unit. Such memory is too large for per-field
+    // tables (1,000 memcgs x 256 CPUs x 1 KiB of counters), so it has no object or field: a
+    // simulation prices it through the machine's caches and a light ownership model, and traces
+    // leave it out. `overlapped`: nothing waits for the loaded value before the next access (a
+    // sum over every CPU's copy), so its miss may overlap the misses after it.
+    virtual void access_percpu(unsigned unit, std::uint32_t offset, AccessKind kind,
+                               std::uint16_t site, bool overlapped) = 0;
     // A spinning waiter whose copy of the line holding (object, field) is valid: it sleeps until
     // another CPU writes that line, as a pause loop on a cached word does.
     virtual void wait_for_write(ObjectId object, FieldId field, std::uint8_t log2_size,

@@ -28,6 +28,9 @@ public:
         accesses.push_back({object, field, kind});
         now += 10;
     }
+    void access_percpu(unsigned, std::uint32_t, AccessKind, std::uint16_t, bool) override {
+        now += 10;
+    }
     void wait_for_write(ObjectId, FieldId, std::uint8_t, std::uint16_t) override {
         ++waits;
         now += 100;
