@@ -3,6 +3,7 @@
 #include "engine/layout/kmem_layouts.hpp"
 #include "engine/layout/layout_registry.hpp"
 #include "engine/layout/mem_cgroup_layout.hpp"
+#include "engine/layout/memcg_stat_layouts.hpp"
 
 #include <array>
 #include <utility>
@@ -52,12 +53,12 @@ const StructType& css_v2_6_31_type() {
 }
 
 std::span<const StructType* const> struct_types() {
-    static const std::array<const StructType*, 13> types{
+    static const std::array<const StructType*, 15> types{
         &page_counter_type(),       &memcg_stock_type(),         &mem_cgroup_type(),
         &memcg_percpu_stats_type(), &memcg_stats_global_type(),  &res_counter_type(),
         &css_v2_6_31_type(),        &obj_cgroup_type(),          &objcg_vector_type(),
         &slab_page_type(),          &mem_cgroup_per_node_type(), &slab_stats_cpu_type(),
-        &pipe_ring_type()};
+        &pipe_ring_type(),          &memcg_vmstats_type(),       &memcg_flush_globals_type()};
     return types;
 }
 
@@ -93,6 +94,8 @@ std::uint32_t natural_field_size(const StructType& type, FieldId field) {
                 page_counter_type(),
                 static_cast<FieldId>((field - mcg::counters_begin) % pc::kCount));
     }
+    if (const std::uint32_t size = memcg_stat_natural_field_size(type, field))
+        return size;
     return kmem_natural_field_size(type, field);
 }
 
@@ -196,6 +199,7 @@ std::vector<Layout> make_builtin_layouts() {
         all.push_back(v5_14);
     }
     append_kmem_layouts(all);
+    append_memcg_stat_layouts(all);
     // The kernel's stats_updates and stats_flush_threshold are 4-byte; they are 8 here because
     // the probes' read-modify-writes are 64-bit. Only where they sit matters to the replay.
     all.push_back(make_layout(memcg_percpu_stats_type(), "v6.0", 24, 8,

@@ -64,6 +64,9 @@ struct WorkloadInfo {
     // must be even (pairs).
     unsigned min_threads = 1;
     bool even_threads = false;
+    // Parameters a calibration runs with instead of the run's: a calibrated segment must hold
+    // cache hits only, so a workload whose data outgrows the host's caches shrinks it here.
+    nlohmann::json calibration_params = nlohmann::json::object();
 };
 
 struct TraceOptions {

@@ -240,7 +240,10 @@ TEST(BuiltinLayouts, AllBuiltinsPassValidation) {
                                                              {"memcg_percpu_stats", "v6.0"},
                                                              {"memcg_stats_global", "v6.0"},
                                                              {"res_counter", "v2.6.31"},
-                                                             {"cgroup_subsys_state", "v2.6.31"}}));
+                                                             {"cgroup_subsys_state", "v2.6.31"},
+                                                             {"memcg_vmstats", "v6.5"},
+                                                             {"memcg_vmstats", "v6.6"},
+                                                             {"memcg_flush_globals", "v6.5"}}));
     EXPECT_EQ(find_builtin_layout("page_counter", "v5.10"), nullptr);
     EXPECT_EQ(find_builtin_layout("memcg_stock_pcp", "v6.1"), nullptr);
 }
