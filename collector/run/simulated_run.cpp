@@ -114,9 +114,9 @@ SimulatedRun run_simulated(const engine::Workload& workload, engine::WorkloadRun
                                 {"memory", stats.caches->memory},
                                 {"percpu_accesses", stats.caches->percpu_accesses},
                                 {"percpu_transfers", stats.caches->percpu_transfers}};
-    run.record = store::SimulationRecord{machine.name, sim::machine_to_json(machine).dump(),
-                                         sim::calibration_to_json(calibration).dump(),
-                                         stats_json.dump()};
+    run.record =
+        store::SimulationRecord{machine.name, sim::machine_to_json(machine).dump(),
+                                sim::calibration_to_json(calibration).dump(), stats_json.dump()};
     const auto simulated = store::Source::simulated;
     const double cpu_ns = stats.seconds * 1e9 * static_cast<double>(config.threads);
     run.metrics = {
@@ -129,14 +129,15 @@ SimulatedRun run_simulated(const engine::Workload& workload, engine::WorkloadRun
     if (stats.caches) {
         // Where the machine's finite caches served what the coherence model counted as hits.
         const double ops = static_cast<double>(std::max<std::uint64_t>(run.result.ops, 1));
-        run.metrics.push_back(metric("sim.l2_hits_per_op", static_cast<double>(stats.caches->l2) / ops,
-                                     "accesses/op", simulated));
+        run.metrics.push_back(metric("sim.l2_hits_per_op",
+                                     static_cast<double>(stats.caches->l2) / ops, "accesses/op",
+                                     simulated));
         run.metrics.push_back(metric("sim.llc_hits_per_op",
                                      static_cast<double>(stats.caches->llc) / ops, "accesses/op",
                                      simulated));
         run.metrics.push_back(metric("sim.memory_reads_per_op",
-                                     static_cast<double>(stats.caches->memory) / ops,
-                                     "accesses/op", simulated));
+                                     static_cast<double>(stats.caches->memory) / ops, "accesses/op",
+                                     simulated));
         if (stats.caches->percpu_accesses > 0) {
             run.metrics.push_back(metric("sim.percpu_accesses_per_op",
                                          static_cast<double>(stats.caches->percpu_accesses) / ops,

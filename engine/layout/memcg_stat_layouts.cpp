@@ -47,8 +47,7 @@ const StructType& memcg_vmstats_type() {
 
 const StructType& memcg_flush_globals_type() {
     static const StructType type{
-        "memcg_flush_globals",
-        {"stats_flush_ongoing", "stats_flush_threshold", "flush_next_time"}};
+        "memcg_flush_globals", {"stats_flush_ongoing", "stats_flush_threshold", "flush_next_time"}};
     return type;
 }
 
@@ -64,7 +63,8 @@ void append_memcg_stat_layouts(std::vector<Layout>& layouts) {
             if (a == vmstats::local && !v6_6)
                 continue;
             for (unsigned i = 0; i < kMemcg1Items; ++i)
-                l.placement[vmstats::field(a, i)] = FieldPlacement{item_offset(i, at, at + kStates), 8};
+                l.placement[vmstats::field(a, i)] =
+                    FieldPlacement{item_offset(i, at, at + kStates), 8};
             at += kStates + kEvents;
         }
         l.size = at;

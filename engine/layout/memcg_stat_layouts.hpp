@@ -69,19 +69,31 @@ enum Field : FieldId { stats_flush_ongoing, stats_flush_threshold, flush_next_ti
 // struct memcg_vmstats_percpu (1128 bytes, unchanged by the patch): an item's byte offset.
 namespace vmstats_percpu {
 inline constexpr std::uint32_t kSize = 1128;
-constexpr std::uint32_t state(unsigned index) { return index * 8; }
-constexpr std::uint32_t events(unsigned slot) { return 400 + slot * 8; }
-constexpr std::uint32_t state_prev(unsigned index) { return 552 + index * 8; }
-constexpr std::uint32_t events_prev(unsigned slot) { return 952 + slot * 8; }
+constexpr std::uint32_t state(unsigned index) {
+    return index * 8;
+}
+constexpr std::uint32_t events(unsigned slot) {
+    return 400 + slot * 8;
+}
+constexpr std::uint32_t state_prev(unsigned index) {
+    return 552 + index * 8;
+}
+constexpr std::uint32_t events_prev(unsigned slot) {
+    return 952 + slot * 8;
+}
 } // namespace vmstats_percpu
 
-// struct cgroup_rstat_cpu (include/linux/cgroup-defs.h, v6.5): four struct cgroup_base_stat
-// of 24 bytes, then the updated-tree links.
-namespace rstat_cpu {
-inline constexpr std::uint32_t kSize = 112;
-inline constexpr std::uint32_t updated_children = 96;
-inline constexpr std::uint32_t updated_next = 104;
-} // namespace rstat_cpu
+// struct cgroup_rstat_cpu (include/linux/cgroup-defs.h) without CONFIG_SCHED_CORE: a
+// u64_stats_sync (empty on 64-bit), struct cgroup_base_stat of 24 bytes each — bstat and
+// last_bstat in v6.5; v6.6 adds subtree_bstat and last_subtree_bstat — then the updated-tree
+// links. Sizes counted from the source, not pahole output.
+struct RstatCpuLayout {
+    std::uint32_t size;
+    std::uint32_t updated_children;
+    std::uint32_t updated_next;
+};
+inline constexpr RstatCpuLayout kRstatCpuV6_5{64, 48, 56};
+inline constexpr RstatCpuLayout kRstatCpuV6_6{112, 96, 104};
 
 const StructType& memcg_vmstats_type();
 const StructType& memcg_flush_globals_type();

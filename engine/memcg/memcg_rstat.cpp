@@ -37,6 +37,7 @@ constexpr std::array<unsigned, kMemcg1Items> kPrintOrder{0,  1,  2,  3,  4,  5, 
 
 MemcgRstat::MemcgRstat(ObjectRegistry& registry, const MemcgRstatConfig& config)
     : config_(config)
+    , rstat_cpu_(config.version == StatsVersion::v6_6 ? kRstatCpuV6_6 : kRstatCpuV6_5)
     , percpu_(config.possible_cpus)
     , globals_(registry, "memcg flush globals", *find_builtin_layout("memcg_flush_globals", "v6.5"),
                0) {
@@ -54,7 +55,7 @@ MemcgRstat::MemcgRstat(ObjectRegistry& registry, const MemcgRstatConfig& config)
             std::make_unique<MemCgroup>(registry, name, parent, config.mem_cgroup, 0, semantics);
         // As cgroup_create() and mem_cgroup_alloc() allocate them: the cgroup's rstat_cpu,
         // then the memcg's vmstats_percpu.
-        n.rstat_cpu = percpu_.alloc(rstat_cpu::kSize);
+        n.rstat_cpu = percpu_.alloc(rstat_cpu_.size);
         n.vmstats_percpu = percpu_.alloc(vmstats_percpu::kSize);
         n.vmstats = std::make_unique<ProbedObject>(registry, name + " vmstats", vmstats_layout, 0);
         nodes_.push_back(std::move(n));
@@ -86,8 +87,8 @@ template <bool Traced> void MemcgRstat::update(unsigned cpu, unsigned m, unsigne
 // root (1); an empty updated_children list is 0 here where the kernel points it at its owner.
 template <bool Traced> void MemcgRstat::rstat_updated(unsigned cpu, unsigned m) {
     const Site site = Site::cgroup_rstat_updated;
-    const auto next_of = [&](unsigned x) { return nodes_[x].rstat_cpu + rstat_cpu::updated_next; };
-    const std::uint32_t root_children = nodes_[0].rstat_cpu + rstat_cpu::updated_children;
+    const auto next_of = [&](unsigned x) { return nodes_[x].rstat_cpu + rstat_cpu_.updated_next; };
+    const std::uint32_t root_children = nodes_[0].rstat_cpu + rstat_cpu_.updated_children;
     if (percpu_.load<Traced>(cpu, next_of(m), site) != 0)
         return; // already queued: no lock
     percpu_.add<Traced>(cpu, cpu_lock_, 1, site);
@@ -128,14 +129,14 @@ template <bool Traced> void MemcgRstat::flush_stats(unsigned cpu, MemcgRstatCoun
 // cgroup_rstat_flush_locked(root): every possible CPU's list, children before the root.
 template <bool Traced> void MemcgRstat::rstat_flush(unsigned, MemcgRstatCounts& counts) {
     const Site site = Site::cgroup_rstat_flush;
-    const std::uint32_t root_children = nodes_[0].rstat_cpu + rstat_cpu::updated_children;
-    const std::uint32_t root_next = nodes_[0].rstat_cpu + rstat_cpu::updated_next;
+    const std::uint32_t root_children = nodes_[0].rstat_cpu + rstat_cpu_.updated_children;
+    const std::uint32_t root_next = nodes_[0].rstat_cpu + rstat_cpu_.updated_next;
     percpu_.for_each_possible([&](unsigned c) {
         percpu_.add<Traced>(c, cpu_lock_, 1, site);
         if (percpu_.load<Traced>(c, root_next, site) != 0) {
             for (std::int64_t head; (head = percpu_.load<Traced>(c, root_children, site)) != 0;) {
                 const auto m = static_cast<unsigned>(head - 1);
-                const std::uint32_t next = nodes_[m].rstat_cpu + rstat_cpu::updated_next;
+                const std::uint32_t next = nodes_[m].rstat_cpu + rstat_cpu_.updated_next;
                 const std::int64_t after = percpu_.load<Traced>(c, next, site);
                 percpu_.store<Traced>(c, root_children, after == 1 ? 0 : after, site);
                 percpu_.store<Traced>(c, next, 0, site);
@@ -200,8 +201,11 @@ void MemcgRstat::memory_stat(unsigned cpu, unsigned m, std::string& out, MemcgRs
     flush_stats<Traced>(cpu, counts);
     out.clear();
     auto to = std::back_inserter(out);
-    for (const unsigned i : kPrintOrder)
+    for (const unsigned i : kPrintOrder) {
         fmt::format_to(to, "{} {}\n", item_of(i).name, read_local<Traced>(m, i) * item_of(i).unit);
+        if (config_.version == StatsVersion::v6_5)
+            counts.percpu_reads += percpu_.possible_cpus();
+    }
     // The limit walk: every ancestor's memory.max and memsw.max.
     const Site site = Site::memcg1_stat_format;
     std::int64_t memory = kPageCounterMax, memsw = kPageCounterMax;

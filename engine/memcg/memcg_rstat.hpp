@@ -43,6 +43,7 @@ struct MemcgRstatCounts {
     std::uint64_t flushes = 0;         // flushes this CPU ran
     std::uint64_t flushes_skipped = 0; // another flush was ongoing
     std::uint64_t flushed_pairs = 0;   // (memcg, CPU) pairs folded
+    std::uint64_t percpu_reads = 0;    // per-CPU counters memory.stat read (v6.5's local sums)
 };
 
 class MemcgRstat {
@@ -82,6 +83,7 @@ private:
     template <bool Traced> void css_rstat_flush(unsigned m, unsigned cpu);
 
     MemcgRstatConfig config_;
+    RstatCpuLayout rstat_cpu_; // of config_.version
     PercpuArea percpu_;
     std::vector<Node> nodes_;
     ProbedObject globals_;            // memcg_flush_globals

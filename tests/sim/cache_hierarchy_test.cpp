@@ -29,7 +29,7 @@ TEST(CacheHierarchy, ASecondWalkOfMoreThanL1ButLessThanL2IsServedByL2) {
 TEST(CacheHierarchy, LinesAtOnePageOffsetCompeteForOneL1SetOfEightWays) {
     CacheHierarchy caches(epyc());
     for (std::uint64_t page = 0; page < 9; ++page)
-        caches.access(0, page * 64); // line 0 of nine pages
+        caches.access(0, page * 64);                // line 0 of nine pages
     EXPECT_EQ(caches.access(0, 0), CacheLevel::l2); // the least recent of the set went
     EXPECT_EQ(caches.access(0, 8 * 64), CacheLevel::l1);
 }
@@ -37,8 +37,8 @@ TEST(CacheHierarchy, LinesAtOnePageOffsetCompeteForOneL1SetOfEightWays) {
 TEST(CacheHierarchy, TheLlcIsSharedWithinACcxAndTheL1WithTheSmtSibling) {
     CacheHierarchy caches(epyc());
     caches.access(0, 42);
-    EXPECT_EQ(caches.access(128, 42), CacheLevel::l1); // the same core's second thread
-    EXPECT_EQ(caches.access(7, 42), CacheLevel::llc);  // another core of the CCX
+    EXPECT_EQ(caches.access(128, 42), CacheLevel::l1);   // the same core's second thread
+    EXPECT_EQ(caches.access(7, 42), CacheLevel::llc);    // another core of the CCX
     EXPECT_EQ(caches.access(8, 42), CacheLevel::memory); // the next CCX
 }
 
