@@ -77,4 +77,38 @@ const std::vector<LockstatColumn>& v04_columns() {
     return columns;
 }
 
+std::optional<std::int64_t>& time_slot(LockCounters& c, LockstatColumn column) {
+    switch (column) {
+    case LockstatColumn::waittime_min:
+        return c.wait.min_ns;
+    case LockstatColumn::waittime_max:
+        return c.wait.max_ns;
+    case LockstatColumn::waittime_total:
+        return c.wait.total_ns;
+    case LockstatColumn::waittime_avg:
+        return c.wait.avg_ns;
+    case LockstatColumn::holdtime_min:
+        return c.hold.min_ns;
+    case LockstatColumn::holdtime_max:
+        return c.hold.max_ns;
+    case LockstatColumn::holdtime_total:
+        return c.hold.total_ns;
+    default:
+        return c.hold.avg_ns;
+    }
+}
+
+std::optional<std::uint64_t>& count_slot(LockCounters& c, LockstatColumn column) {
+    switch (column) {
+    case LockstatColumn::con_bounces:
+        return c.con_bounces;
+    case LockstatColumn::contentions:
+        return c.contentions;
+    case LockstatColumn::acq_bounces:
+        return c.acq_bounces;
+    default:
+        return c.acquisitions;
+    }
+}
+
 } // namespace hitmap::locks

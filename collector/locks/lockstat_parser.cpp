@@ -455,40 +455,6 @@ private:
                              fmt::format("{} is \"{}\", not a count", title(column), value));
     }
 
-    static std::optional<std::int64_t>& time_slot(LockCounters& c, LockstatColumn column) {
-        switch (column) {
-        case LockstatColumn::waittime_min:
-            return c.wait.min_ns;
-        case LockstatColumn::waittime_max:
-            return c.wait.max_ns;
-        case LockstatColumn::waittime_total:
-            return c.wait.total_ns;
-        case LockstatColumn::waittime_avg:
-            return c.wait.avg_ns;
-        case LockstatColumn::holdtime_min:
-            return c.hold.min_ns;
-        case LockstatColumn::holdtime_max:
-            return c.hold.max_ns;
-        case LockstatColumn::holdtime_total:
-            return c.hold.total_ns;
-        default:
-            return c.hold.avg_ns;
-        }
-    }
-
-    static std::optional<std::uint64_t>& count_slot(LockCounters& c, LockstatColumn column) {
-        switch (column) {
-        case LockstatColumn::con_bounces:
-            return c.con_bounces;
-        case LockstatColumn::contentions:
-            return c.contentions;
-        case LockstatColumn::acq_bounces:
-            return c.acq_bounces;
-        default:
-            return c.acquisitions;
-        }
-    }
-
     void on_prose(std::string_view text) {
         close_table();
         caption_ = std::string(text);

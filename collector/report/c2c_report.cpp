@@ -24,13 +24,6 @@ std::string stat(const std::string& label, std::uint64_t value) {
     return fmt::format("  {:<34}: {:>10}\n", label, value);
 }
 
-std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
-    const engine::ObjectInfo* o = store::find_object(data, line.object);
-    // Text only: object names come from layout files and stored runs.
-    return fmt::format(
-        "{} [{}]", o ? escape_control(o->name) : fmt::format("object {}", line.object), line.index);
-}
-
 std::string cpu_split(const c2c::ReplayResult& r, const c2c::LineKey& line) {
     std::string out;
     for (const auto& c : r.cpus)
@@ -42,6 +35,13 @@ std::string cpu_split(const c2c::ReplayResult& r, const c2c::LineKey& line) {
 }
 
 } // namespace
+
+std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
+    const engine::ObjectInfo* o = store::find_object(data, line.object);
+    // Text only: object names come from layout files and stored runs.
+    return fmt::format(
+        "{} [{}]", o ? escape_control(o->name) : fmt::format("object {}", line.object), line.index);
+}
 
 std::optional<double> per_thousand(std::uint64_t count, std::uint64_t ops) {
     if (ops == 0)

@@ -21,6 +21,9 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
                               const C2cReportOptions& options = {});
 nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOptions& options = {});
 
+// "top/mid/leaf [3]": the line's object and its index in it. Text: control characters escaped.
+std::string line_name(const store::C2cData& data, const c2c::LineKey& line);
+
 // "usage,min,low,high" — the fields of an object that lie on one of its lines.
 std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line);
 

@@ -13,7 +13,8 @@ class KmemAllocFreeWorkload : public Workload {
 public:
     // `allocs`: the default allocations per operation (4, or 1 for the pairs of the mt test).
     KmemAllocFreeWorkload(std::string name, std::string description, unsigned allocs,
-                          unsigned object_size, std::optional<SeedMachine> seed_machine);
+                          unsigned object_size, std::optional<SeedMachine> seed_machine,
+                          std::optional<Investigation> investigation = std::nullopt);
     const WorkloadInfo& info() const override { return info_; }
     void validate(const WorkloadRunConfig& config) const override;
     WorkloadResult run(const WorkloadRunConfig& config, const ThreadHooks& hooks) const override;
@@ -21,6 +22,9 @@ public:
 private:
     WorkloadInfo info_;
 };
+
+// Waiman Long's single-thread and 96-thread tables, with the runs of both workloads.
+Investigation waiman_2021();
 
 // The parameters every kmem workload takes: size, cgroup (and their checks).
 void add_kmem_params(WorkloadInfo& info, unsigned object_size);

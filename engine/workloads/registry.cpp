@@ -18,7 +18,7 @@ std::vector<const Workload*>& registry() {
         "kmem-alloc-free",
         "kmalloc/kfree with kernel-memory accounting, one loop of allocations then frees per "
         "operation (Waiman Long's module test, patch by patch)",
-        4, 4096, std::nullopt);
+        4, 4096, std::nullopt, waiman_2021());
     // The seed's multi-thread test: 96 threads of a 2-socket 48-core Cascade Lake in one memcg.
     static const KmemAllocFreeWorkload kmem_alloc_free_mt(
         "kmem-alloc-free-mt",
@@ -27,8 +27,8 @@ std::vector<const Workload*>& registry() {
     static const ObjcgFreeWorkload objcg_free;
     static const MemoryStatReadWorkload memory_stat_read;
     static std::vector<const Workload*> all{&page_counter_charge, &res_counter_charge,
-                                            &kmem_alloc_free,    &kmem_alloc_free_mt,
-                                            &objcg_free,         &memory_stat_read};
+                                            &kmem_alloc_free,     &kmem_alloc_free_mt,
+                                            &objcg_free,          &memory_stat_read};
     return all;
 }
 

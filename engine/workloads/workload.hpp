@@ -8,6 +8,7 @@
 #include "engine/runtime/simulation.hpp"
 #include "engine/runtime/worker_executor.hpp"
 #include "engine/runtime/worker_pool.hpp"
+#include "engine/workloads/investigation.hpp"
 
 #include <functional>
 #include <map>
@@ -67,6 +68,8 @@ struct WorkloadInfo {
     // Parameters a calibration runs with instead of the run's: a calibrated segment must hold
     // cache hits only, so a workload whose data outgrows the host's caches shrinks it here.
     nlohmann::json calibration_params = nlohmann::json::object();
+    // The seed's tables, for `reproduce` (on one workload of each investigation).
+    std::optional<Investigation> investigation;
 };
 
 struct TraceOptions {
