@@ -81,32 +81,36 @@ CacheHierarchy::CacheHierarchy(const MachineDescription& machine)
 
 CacheHierarchy::~CacheHierarchy() = default;
 
+namespace {
+
+// The cache in `slot`, made on first use.
+template <typename Cache>
+Cache& made(std::unique_ptr<Cache>& slot, std::uint64_t kib, unsigned line_size, unsigned ways,
+            bool page_indexed) {
+    if (!slot)
+        slot = std::make_unique<Cache>(kib << 10, line_size, ways, page_indexed,
+                                       page_indexed ? 4096 / line_size : 0);
+    return *slot;
+}
+
+} // namespace
+
 CacheHierarchy::SetAssociative& CacheHierarchy::l1(unsigned cpu) {
     const CpuPlace p = place_of(machine_, cpu);
-    auto& c = l1_[std::size_t{p.socket} * machine_.cores_per_socket + p.core];
-    if (!c)
-        c = std::make_unique<SetAssociative>(std::uint64_t{machine_.caches->l1d_kib} << 10,
-                                             machine_.line_size, kL1Ways, true,
-                                             4096 / machine_.line_size);
-    return *c;
+    return made(l1_[std::size_t{p.socket} * machine_.cores_per_socket + p.core],
+                machine_.caches->l1d_kib, machine_.line_size, kL1Ways, true);
 }
 
 CacheHierarchy::SetAssociative& CacheHierarchy::l2(unsigned cpu) {
     const CpuPlace p = place_of(machine_, cpu);
-    auto& c = l2_[std::size_t{p.socket} * machine_.cores_per_socket + p.core];
-    if (!c)
-        c = std::make_unique<SetAssociative>(std::uint64_t{machine_.caches->l2_kib} << 10,
-                                             machine_.line_size, kL2Ways, false, 0);
-    return *c;
+    return made(l2_[std::size_t{p.socket} * machine_.cores_per_socket + p.core],
+                machine_.caches->l2_kib, machine_.line_size, kL2Ways, false);
 }
 
 CacheHierarchy::SetAssociative& CacheHierarchy::llc(unsigned cpu) {
     const CpuPlace p = place_of(machine_, cpu);
-    auto& c = llc_[std::size_t{p.socket} * machine_.llc_groups_per_socket + p.llc_group];
-    if (!c)
-        c = std::make_unique<SetAssociative>(std::uint64_t{machine_.caches->llc_kib} << 10,
-                                             machine_.line_size, kLlcWays, false, 0);
-    return *c;
+    return made(llc_[std::size_t{p.socket} * machine_.llc_groups_per_socket + p.llc_group],
+                machine_.caches->llc_kib, machine_.line_size, kLlcWays, false);
 }
 
 CacheLevel CacheHierarchy::access(unsigned cpu, std::uint64_t line) {

@@ -12,14 +12,21 @@ namespace {
 
 using engine::Site;
 
+// epyc-2s-256 with no calibrated work, and a 256-CPU area holding one counter.
+struct PercpuMachine {
+    Simulator sim{find_machine("epyc-2s-256"), uniform_calibration(0)};
+    engine::ObjectRegistry registry;
+    engine::PercpuArea area{256};
+    std::uint32_t counter = area.alloc(8);
+    engine::SimulationScope scope{&sim};
+
+    PercpuMachine() { area.commit(); }
+};
+
 // CPU 0 sums one counter of every unit of a 256-CPU area, overlapped or one load at a time.
 double sum_access_ns(bool overlapped) {
-    Simulator sim(find_machine("epyc-2s-256"), uniform_calibration(0));
-    engine::ObjectRegistry registry;
-    engine::PercpuArea area(256);
-    const std::uint32_t counter = area.alloc(8);
-    area.commit();
-    engine::SimulationScope scope(&sim);
+    PercpuMachine m;
+    auto& [sim, registry, area, counter, scope] = m;
     std::int64_t sum = 0;
     sim.run(1, {}, {}, registry, [&](unsigned, const std::atomic<bool>&) {
         area.for_each_possible([&](unsigned c) {
@@ -44,12 +51,8 @@ TEST(PercpuSimulation, ASumOverEveryCpuKeepsTheMachinesOutstandingMissesInFlight
 }
 
 TEST(PercpuSimulation, ACounterAnotherCpuWroteIsATransferAndThenAHit) {
-    Simulator sim(find_machine("epyc-2s-256"), uniform_calibration(0));
-    engine::ObjectRegistry registry;
-    engine::PercpuArea area(256);
-    const std::uint32_t counter = area.alloc(8);
-    area.commit();
-    engine::SimulationScope scope(&sim);
+    PercpuMachine m;
+    auto& [sim, registry, area, counter, scope] = m;
     sim.run(2, {}, {}, registry, [&](unsigned slot, const std::atomic<bool>&) {
         if (slot == 1) {
             area.add(1, counter, 5, Site::mod_memcg_state); // its own unit
