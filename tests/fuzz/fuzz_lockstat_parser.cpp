@@ -17,9 +17,16 @@ namespace {
 
 using namespace hitmap::locks;
 
+// Every field present and every time at the printed 10 ns resolution: a parsed table's times
+// are, but an average the parser computed for a table without average columns (a "0.4" text
+// that lost them) is total / count to the nanosecond.
 bool complete(const LockCounters& c) {
-    const auto times = [](const LockTimes& t) {
-        return t.min_ns && t.max_ns && t.total_ns && t.avg_ns;
+    const auto printable = [](const std::optional<std::int64_t>& ns) {
+        return ns && *ns % 10 == 0;
+    };
+    const auto times = [&](const LockTimes& t) {
+        return printable(t.min_ns) && printable(t.max_ns) && printable(t.total_ns) &&
+               printable(t.avg_ns);
     };
     return c.con_bounces && c.contentions && c.acq_bounces && c.acquisitions && times(c.wait) &&
            times(c.hold);
@@ -30,8 +37,9 @@ bool ends_like_a_side(std::string_view name) {
            (name.back() == 'W' || name.back() == 'R');
 }
 
-// The printer's round-trip promise (lockstat_printer.hpp): all fields present and no bare name
-// that itself ends in "-W" or "-R", which lock_stat's text cannot tell from a side's row.
+// The printer's round-trip promise (lockstat_printer.hpp): all fields present at the printed
+// resolution, no bare name that itself ends in "-W" or "-R", which lock_stat's text cannot tell
+// from a side's row, and no contending points without contention points.
 bool round_trips(const LockStatReport& report) {
     if (report.format != LockFormat::lockstat_v04 || !report.notes.empty())
         return false;
@@ -39,6 +47,8 @@ bool round_trips(const LockStatReport& report) {
         if ((stats.write && !complete(*stats.write)) || (stats.read && !complete(*stats.read)))
             return false;
         if (stats.write && !stats.read && ends_like_a_side(stats.name))
+            return false;
+        if (!stats.contending_points.empty() && stats.contention_points.empty())
             return false;
     }
     return true;
