@@ -202,7 +202,7 @@ bool is_footer_line(std::string_view text) {
 
 // The output being read. (At namespace scope: clang cannot default-construct a nested class
 // with member initializers inside std::optional before the enclosing class is complete.)
-struct Table {
+struct PerfTable {
     Layout layout;
     LockStatReport report;
 };
@@ -572,7 +572,7 @@ private:
 
     LineSource lines_;
     LockTableSink& sink_;
-    std::optional<Table> table_;
+    std::optional<PerfTable> table_;
     std::optional<LockClassStats> pending_; // the table's last row, not yet handed to sink_
     std::optional<std::string> caption_;
     bool in_footer_ = false;

@@ -77,10 +77,10 @@ std::vector<Member> members_v6_0_family(std::uint32_t vmstats_bytes, std::uint32
             {Member::block, "vmstats, memory_events, memory_events_local", vmstats_bytes + 144},
             {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
             // tcpmem_active, tcpmem_pressure, kmemcg_id, (v5.12: kmem_state), objcg, objcg_list
-            {Member::block, "tcpmem_active .. objcg_list", 40, 8, {{objcg, 16}}},
+            {Member::block, "tcpmem_active .. objcg_list", 40, 8, {{mcg::objcg, 16}}},
             padding(),
             {Member::block, "moving_account, move_lock_task", 16},
-            {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
+            {Member::block, "vmstats_percpu", 8, 8, {{mcg::vmstats_percpu, 0}}},
             {Member::block, tail, tail_bytes}};
 }
 
@@ -105,8 +105,8 @@ const std::vector<Shape>& shapes() {
           {Member::block, "memory_peaks .. swap_events_file", 384},
           {Member::block, "vmstats (a pointer), memory_events, memory_events_local", 152},
           {Member::block, "socket_pressure", 8, 8, {{socket_pressure, 0}}},
-          {Member::block, "kmemcg_id .. objcg_list", 40, 8, {{objcg, 8}}},
-          {Member::block, "vmstats_percpu", 8, 8, {{vmstats_percpu, 0}}},
+          {Member::block, "kmemcg_id .. objcg_list", 40, 8, {{mcg::objcg, 8}}},
+          {Member::block, "vmstats_percpu", 8, 8, {{mcg::vmstats_percpu, 0}}},
           {Member::block, "cgwb_list .. mm_list", 352},
           counter(Counter::kmem), // CONFIG_MEMCG_V1: the v1 fields at the end, line-aligned
           counter(Counter::tcpmem),

@@ -108,7 +108,7 @@ PageCounterChargeWorkload::PageCounterChargeWorkload() {
 
 namespace {
 
-const PageCounterChargeVariant& variant_named(std::string_view name) {
+const PageCounterChargeVariant& page_counter_variant(std::string_view name) {
     const auto& all = PageCounterChargeWorkload::variants();
     return *std::find_if(all.begin(), all.end(), [&](const auto& v) { return v.name == name; });
 }
@@ -133,7 +133,7 @@ void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const 
         throw WorkloadError("max_pages and inflight must be at least 1");
     // Builds one memcg so a layout lacking a field the variant needs fails now.
     ObjectRegistry scratch;
-    const auto& variant = variant_named(config.variant);
+    const auto& variant = page_counter_variant(config.variant);
     MemCgroup probe(scratch, "check", nullptr, layout_for(config, variant), 0,
                     {variant.propagation, variant.v6_15_fields});
 }
@@ -141,7 +141,7 @@ void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const 
 WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
                                               const ThreadHooks& hooks) const {
     validate(config);
-    const auto& variant = variant_named(config.variant);
+    const auto& variant = page_counter_variant(config.variant);
     const nlohmann::json p = resolve_params(config);
     const Layout layout = layout_for(config, variant);
     const unsigned batch = p["batch"].get<unsigned>() ? p["batch"].get<unsigned>() : variant.batch;

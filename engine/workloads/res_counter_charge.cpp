@@ -109,7 +109,7 @@ ResCounterChargeWorkload::ResCounterChargeWorkload() {
 
 namespace {
 
-const ResCounterChargeVariant& variant_named(std::string_view name) {
+const ResCounterChargeVariant& res_counter_variant(std::string_view name) {
     const auto& all = ResCounterChargeWorkload::variants();
     return *std::find_if(all.begin(), all.end(), [&](const auto& v) { return v.name == name; });
 }
@@ -149,7 +149,7 @@ void ResCounterChargeWorkload::validate(const WorkloadRunConfig& config) const {
 WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
                                              const ThreadHooks& hooks) const {
     validate(config);
-    const auto& variant = variant_named(config.variant);
+    const auto& variant = res_counter_variant(config.variant);
     const nlohmann::json p = resolve_params(config);
     const unsigned precharge =
         variant.precharge ? charge_size_pages(p["nr_cpus"].get<unsigned>()) : 1;

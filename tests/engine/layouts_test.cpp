@@ -13,7 +13,8 @@
 namespace hitmap::engine {
 namespace {
 
-using Expected = std::map<std::string, std::pair<std::uint32_t, std::uint32_t>>; // offset, size
+using ExpectedFields =
+    std::map<std::string, std::pair<std::uint32_t, std::uint32_t>>; // offset, size
 
 const Layout& builtin(std::string_view s, std::string_view v) {
     const Layout* l = find_builtin_layout(s, v);
@@ -23,7 +24,7 @@ const Layout& builtin(std::string_view s, std::string_view v) {
 }
 
 // Every field of the type is either placed exactly as expected or absent from the layout.
-void expect_layout(const Layout& layout, const Expected& expected) {
+void expect_layout(const Layout& layout, const ExpectedFields& expected) {
     const StructType& type = *layout.type;
     std::size_t placed = 0;
     for (FieldId f = 0; f < type.fields.size(); ++f) {

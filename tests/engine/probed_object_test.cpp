@@ -9,7 +9,7 @@
 namespace hitmap::engine {
 namespace {
 
-const Layout& pc_layout(std::string_view v) {
+const Layout& page_counter_layout(std::string_view v) {
     return *find_builtin_layout("page_counter", v);
 }
 
@@ -22,26 +22,26 @@ std::uint64_t raw_u64(const ProbedObject& o, std::uint32_t offset) {
 TEST(ProbedObject, StartPhasePlacesObjectInItsLine) {
     ObjectRegistry registry;
     for (std::uint32_t phase = 0; phase < 64; phase += 8) {
-        ProbedObject o(registry, "p" + std::to_string(phase), pc_layout("v6.0"), phase);
+        ProbedObject o(registry, "p" + std::to_string(phase), page_counter_layout("v6.0"), phase);
         EXPECT_EQ(reinterpret_cast<std::uintptr_t>(o.address()) % 64, phase);
         EXPECT_EQ(registry.at(o.id()).phase, phase);
     }
     // A phase of 64 or more is taken modulo the line.
-    ProbedObject wrapped(registry, "wrapped", pc_layout("v6.0"), 64 + 24);
+    ProbedObject wrapped(registry, "wrapped", page_counter_layout("v6.0"), 64 + 24);
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(wrapped.address()) % 64, 24u);
     EXPECT_EQ(registry.at(wrapped.id()).phase, 24u);
 }
 
 TEST(ProbedObject, PhaseMustBeAMultipleOf8) {
     ObjectRegistry registry;
-    EXPECT_THROW(ProbedObject(registry, "odd", pc_layout("v6.0"), 4), LayoutError);
-    EXPECT_THROW(ProbedObject(registry, "odd", pc_layout("v6.0"), 1), LayoutError);
+    EXPECT_THROW(ProbedObject(registry, "odd", page_counter_layout("v6.0"), 4), LayoutError);
+    EXPECT_THROW(ProbedObject(registry, "odd", page_counter_layout("v6.0"), 1), LayoutError);
 }
 
 TEST(ProbedObject, RegistryRecordsIdNameLayoutPhase) {
     ObjectRegistry registry;
-    ProbedObject a(registry, "a", pc_layout("v6.0"), 0);
-    ProbedObject b(registry, "b", pc_layout("v6.15"), 16);
+    ProbedObject a(registry, "a", page_counter_layout("v6.0"), 0);
+    ProbedObject b(registry, "b", page_counter_layout("v6.15"), 16);
     EXPECT_EQ(a.id(), 0);
     EXPECT_EQ(b.id(), 1);
     ASSERT_EQ(registry.objects().size(), 2u);
@@ -56,7 +56,7 @@ TEST(ProbedObject, FieldsLiveAtTheirLayoutOffset) {
     for (const char* version : {"v6.0", "v6.1"}) {
         SCOPED_TRACE(version);
         ObjectRegistry registry;
-        const Layout& layout = pc_layout(version);
+        const Layout& layout = page_counter_layout(version);
         ProbedObject o(registry, "c", layout, 8);
         for (FieldId f = 0; f < layout.placement.size(); ++f) {
             if (!layout.has(f) || layout.at(f).size != 8)
@@ -69,13 +69,13 @@ TEST(ProbedObject, FieldsLiveAtTheirLayoutOffset) {
         // high has the same field id in both layouts but lives at offset 24 (v6.0) vs 144 (v6.1).
         EXPECT_EQ(raw_u64(o, layout.at(pc::high).offset), 0x1100000000000000ull + pc::high);
     }
-    EXPECT_EQ(pc_layout("v6.0").at(pc::high).offset, 24u);
-    EXPECT_EQ(pc_layout("v6.1").at(pc::high).offset, 144u);
+    EXPECT_EQ(page_counter_layout("v6.0").at(pc::high).offset, 24u);
+    EXPECT_EQ(page_counter_layout("v6.1").at(pc::high).offset, 144u);
 }
 
 TEST(ProbedObject, RmwOpsAndSubWordFields) {
     ObjectRegistry registry;
-    const Layout& layout = pc_layout("v6.15");
+    const Layout& layout = page_counter_layout("v6.15");
     ProbedObject o(registry, "c", layout, 0);
     EXPECT_EQ(o.add_return(pc::usage, 5, Site::page_counter_try_charge), 5);
     EXPECT_EQ(o.add_return(pc::usage, -7, Site::page_counter_cancel), -2);
@@ -110,7 +110,7 @@ TEST(ProbedObject, RmwOpsAndSubWordFields) {
 
 TEST(ProbedObject, StorageStartsZeroed) {
     ObjectRegistry registry;
-    const Layout& layout = pc_layout("v6.1");
+    const Layout& layout = page_counter_layout("v6.1");
     ProbedObject o(registry, "c", layout, 40);
     for (std::uint32_t off = 0; off < layout.size; off += 8)
         EXPECT_EQ(raw_u64(o, off), 0u) << off;

@@ -16,14 +16,14 @@ namespace {
 using ::testing::HasSubstr;
 using json = nlohmann::json;
 
-const Workload& workload() {
+const Workload& res_counter_workload() {
     return find_workload("res-counter-charge");
 }
 
 using workload_test::config_for;
 
-std::string validate_error(const WorkloadRunConfig& c) {
-    return workload_test::validate_error(workload(), c);
+std::string res_counter_validate_error(const WorkloadRunConfig& c) {
+    return workload_test::validate_error(res_counter_workload(), c);
 }
 
 const LockClassReport& counter_lock(const WorkloadResult& r) {
@@ -36,7 +36,7 @@ std::uint64_t stat(const WorkloadResult& r, const char* name) {
 }
 
 TEST(ResCounterChargeWorkload, Info) {
-    const WorkloadInfo& info = workload().info();
+    const WorkloadInfo& info = res_counter_workload().info();
     EXPECT_EQ(info.name, "res-counter-charge");
     EXPECT_EQ(info.seed, "003");
     EXPECT_TRUE(info.probed); // struct res_counter and the css are probed objects
@@ -55,29 +55,29 @@ TEST(ResCounterChargeWorkload, Info) {
 
 TEST(ResCounterChargeWorkload, ValidatesParams) {
     WorkloadRunConfig c = config_for("per-page", 1, 10);
-    EXPECT_EQ(validate_error(c), "");
+    EXPECT_EQ(res_counter_validate_error(c), "");
     c.params = {{"depth", 0}};
-    EXPECT_THAT(validate_error(c), HasSubstr("depth"));
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("depth"));
     c.params = {{"nr_cpus", 0}};
-    EXPECT_THAT(validate_error(c), HasSubstr("nr_cpus"));
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("nr_cpus"));
     c.params = {{"unmap_batch", 0}};
-    EXPECT_THAT(validate_error(c), HasSubstr("unmap_batch"));
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("unmap_batch"));
     c.params = {{"single_free_percent", 101}};
-    EXPECT_THAT(validate_error(c), HasSubstr("single_free_percent"));
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("single_free_percent"));
     c.params = {{"lock", "mcs"}};
-    EXPECT_THAT(validate_error(c), HasSubstr("lock 'mcs'"));
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("lock 'mcs'"));
     c.params = {{"limit_pages", 0}};
-    EXPECT_THAT(validate_error(c), HasSubstr("limit_pages"));
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("limit_pages"));
     c.params = {{"nope", 1}};
-    EXPECT_THAT(validate_error(c), HasSubstr("unknown parameter 'nope'"));
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("unknown parameter 'nope'"));
     c = config_for("per-cpu", 1, 10);
-    EXPECT_THAT(validate_error(c), HasSubstr("unknown variant 'per-cpu'"));
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("unknown variant 'per-cpu'"));
 }
 
 // One thread, 1000 pages, 64 in flight: every page is one charge and, by the end, one uncharge,
 // each taking the memcg's one lock (no hierarchy, no swap accounting).
 TEST(ResCounterChargeWorkload, PerPageTakesTheLockPerPage) {
-    const WorkloadResult r = workload().run(config_for("per-page", 1, 1000), {});
+    const WorkloadResult r = res_counter_workload().run(config_for("per-page", 1, 1000), {});
     EXPECT_EQ(r.ops, 1000u);
     EXPECT_EQ(stat(r, "counter_charges"), 1000u);
     EXPECT_EQ(stat(r, "counter_uncharges"), 1000u);
@@ -97,7 +97,7 @@ TEST(ResCounterChargeWorkload, PerPageTakesTheLockPerPage) {
 // CHARGE_SIZE 12 pages at NR_CPUS 64: ceil(1000 / 12) charges; the frees alternate between one
 // page alone and a batch of 16 gathered into one call.
 TEST(ResCounterChargeWorkload, PrechargeChargesCHARGE_SIZEAtOnce) {
-    const WorkloadResult r = workload().run(config_for("precharge", 1, 1000), {});
+    const WorkloadResult r = res_counter_workload().run(config_for("precharge", 1, 1000), {});
     EXPECT_EQ(r.ops, 1000u);
     EXPECT_EQ(r.resolved_params.at("charge_size_pages"), 12);
     EXPECT_EQ(stat(r, "counter_charges"), 84u);
@@ -110,7 +110,7 @@ TEST(ResCounterChargeWorkload, PrechargeChargesCHARGE_SIZEAtOnce) {
               stat(r, "counter_charges") + stat(r, "counter_uncharges"));
     WorkloadRunConfig big = config_for("precharge", 1, 1000);
     big.params = {{"nr_cpus", 4096}};
-    EXPECT_EQ(workload().run(big, {}).resolved_params.at("charge_size_pages"), 516);
+    EXPECT_EQ(res_counter_workload().run(big, {}).resolved_params.at("charge_size_pages"), 516);
 }
 
 TEST(ResCounterChargeWorkload, NeverAboveALowLimit) {
@@ -118,7 +118,7 @@ TEST(ResCounterChargeWorkload, NeverAboveALowLimit) {
         SCOPED_TRACE(variant);
         WorkloadRunConfig c = config_for(variant, 2, 5000);
         c.params = {{"limit_pages", 100}, {"depth", 3}, {"use_hierarchy", true}};
-        const WorkloadResult r = workload().run(c, {});
+        const WorkloadResult r = res_counter_workload().run(c, {});
         EXPECT_EQ(r.ops, 10000u);
         EXPECT_LE(stat(r, "memcg_max_usage"), 100 * kPageSize);
         EXPECT_EQ(stat(r, "final_usage"), 0u);
@@ -135,7 +135,7 @@ TEST(ResCounterChargeWorkload, NeverAboveALowLimit) {
 TEST(ResCounterChargeWorkload, FailcntCountsRefusals) {
     WorkloadRunConfig c = config_for("per-page", 1, 1000);
     c.params = {{"limit_pages", 40}};
-    const WorkloadResult r = workload().run(c, {});
+    const WorkloadResult r = res_counter_workload().run(c, {});
     EXPECT_EQ(stat(r, "page_failures"), 1000u - 40u);
     EXPECT_EQ(stat(r, "memcg_failcnt"), 1000u - 40u);
     EXPECT_EQ(stat(r, "memcg_max_usage"), 40 * kPageSize);
@@ -148,7 +148,7 @@ TEST(ResCounterChargeWorkload, TwoThreadsReportTheLockClass) {
             SCOPED_TRACE(std::string(variant) + " " + lock_kind);
             WorkloadRunConfig c = config_for(variant, 2, 20000);
             c.params = {{"lock", lock_kind}, {"swap_account", true}};
-            const WorkloadResult r = workload().run(c, {});
+            const WorkloadResult r = res_counter_workload().run(c, {});
             EXPECT_EQ(r.ops, 40000u);
             EXPECT_EQ(r.ops_per_thread, (std::vector<std::uint64_t>{20000, 20000}));
             EXPECT_EQ(stat(r, "final_usage"), 0u);
@@ -170,7 +170,7 @@ TEST(ResCounterChargeWorkload, TracedRunRecordsTheCountersAndTheCss) {
         GTEST_SKIP() << "probes compiled out";
     WorkloadRunConfig c = config_for("precharge", 2, 3000);
     c.trace = TraceOptions{true, 1 << 16, {}};
-    const WorkloadResult r = workload().run(c, {});
+    const WorkloadResult r = res_counter_workload().run(c, {});
     ASSERT_EQ(r.traces.size(), 2u);
     std::set<std::string> names;
     for (const auto& t : r.traces)
@@ -185,7 +185,7 @@ TEST(ResCounterChargeWorkload, StopsAfterADuration) {
     c.variant = "per-page";
     c.threads = 2;
     c.stop.duration = std::chrono::milliseconds(50);
-    const WorkloadResult r = workload().run(c, {});
+    const WorkloadResult r = res_counter_workload().run(c, {});
     EXPECT_GT(r.ops, 0u);
     EXPECT_EQ(stat(r, "final_usage"), 0u);
     EXPECT_GT(counter_lock(r).acquisitions, 0u);

@@ -221,7 +221,7 @@ TEST(PerfLockFixtures, ReportUnits2022BeforeAndAfter) {
     EXPECT_EQ(after.write->acquisitions, 433u);
 }
 
-void expect_error(const std::string& text, std::size_t line, std::string_view reason_part) {
+void expect_perf_error(const std::string& text, std::size_t line, std::string_view reason_part) {
     try {
         parse_perf_lock(text);
         ADD_FAILURE() << "no error";
@@ -235,19 +235,21 @@ TEST(PerfLockErrors, BadRowsNameTheirLine) {
     const std::string header =
         "# perf lock con -ab sleep 1\n contended   total wait     max wait     avg wait         "
         "type   caller\n\n";
-    expect_error(header +
-                     "         2     27.49 xs     15.86 us     13.74 us     spinlock   a+0x1\n",
-                 4, "total wait is \"27.49 xs\"");
-    expect_error(header + "         2     27.49 us     15.86 us\n", 4, "row ends before");
-    expect_error(header + "         2     27.49 us     15.86 us     13.74 us     spinlock\n", 4,
-                 "caller");
-    expect_error(header + "\t\t\t0xffffffff9d0407c0  _raw_spin_lock+0x30\n", 4, "before any row");
-    expect_error("# output: contended, total wait, type, caller\n19, 1942x2, spinlock, f+0x1\n", 2,
-                 "total wait is \"1942x2\", not nanoseconds");
-    expect_error("# output: contended, total wait, type, caller\n19, 194232\n", 2,
-                 "CSV row has 2 of the 4 columns");
-    expect_error("# output: contended; total wait\n", 1, "unknown columns");
-    expect_error("  Name   acquired  contended\n  foo  12  x3\n", 2, "contended is \"x3\"");
+    expect_perf_error(
+        header + "         2     27.49 xs     15.86 us     13.74 us     spinlock   a+0x1\n", 4,
+        "total wait is \"27.49 xs\"");
+    expect_perf_error(header + "         2     27.49 us     15.86 us\n", 4, "row ends before");
+    expect_perf_error(header + "         2     27.49 us     15.86 us     13.74 us     spinlock\n",
+                      4, "caller");
+    expect_perf_error(header + "\t\t\t0xffffffff9d0407c0  _raw_spin_lock+0x30\n", 4,
+                      "before any row");
+    expect_perf_error(
+        "# output: contended, total wait, type, caller\n19, 1942x2, spinlock, f+0x1\n", 2,
+        "total wait is \"1942x2\", not nanoseconds");
+    expect_perf_error("# output: contended, total wait, type, caller\n19, 194232\n", 2,
+                      "CSV row has 2 of the 4 columns");
+    expect_perf_error("# output: contended; total wait\n", 1, "unknown columns");
+    expect_perf_error("  Name   acquired  contended\n  foo  12  x3\n", 2, "contended is \"x3\"");
 }
 
 TEST(PerfLockText, AnotherCsvSeparator) {

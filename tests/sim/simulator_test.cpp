@@ -18,8 +18,8 @@ using c2c::testing::x;
 using c2c::testing::y;
 using engine::Site;
 
-constexpr auto kCharge = static_cast<std::uint16_t>(Site::page_counter_charge);
-constexpr auto kHigh = static_cast<std::uint16_t>(Site::memcg_high_check);
+constexpr auto kChargeSite = static_cast<std::uint16_t>(Site::page_counter_charge);
+constexpr auto kHighSite = static_cast<std::uint16_t>(Site::memcg_high_check);
 
 const c2c::FieldStats& field_row(const c2c::ReplayResult& r, engine::FieldId f) {
     for (const auto& row : r.fields)
@@ -31,8 +31,8 @@ const c2c::FieldStats& field_row(const c2c::ReplayResult& r, engine::FieldId f) 
 // Two CPUs RMW x and then read y, its neighbour on the same line, `gap_ns` of work later.
 c2c::ReplayResult rmw_then_read_neighbour(double gap_ns) {
     Calibration c = uniform_calibration(0);
-    c.segment_ns[kCharge * kSiteSlots + kHigh] = gap_ns;
-    c.segment_ns[kHigh * kSiteSlots + kCharge] = 200;
+    c.segment_ns[kChargeSite * kSiteSlots + kHighSite] = gap_ns;
+    c.segment_ns[kHighSite * kSiteSlots + kChargeSite] = 200;
     Simulator sim(find_machine("xeon-2s-72"), c);
     engine::ObjectRegistry registry;
     engine::ProbedObject counter(registry, "counter", packed(), 0);
