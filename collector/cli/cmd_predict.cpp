@@ -158,7 +158,7 @@ void predict(const PredictOptions& o) {
         measured = require_c2c(db, *measured_run);
     } else if ((measured_run =
                     find_measured(db, run, predicted_layouts(recorded, config.layouts)))) {
-        measured = store::read_c2c(db.sql(), measured_run->id);
+        measured = store::read_c2c(db, measured_run->id);
     }
     const auto comparison = report::compare_prediction(
         recorded, store::C2cData{recorded.objects, recorded.trace, predicted},

@@ -1,10 +1,10 @@
+#include "collector/analysis/kernel_locks_metric.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/cli/lock_report.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/run_summary.hpp"
-#include "collector/run/kernel_locks.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
 
@@ -24,7 +24,7 @@ store::C2cData require_c2c(store::Database& db, const store::RunRecord& run) {
     if (run.status != store::RunStatus::complete)
         throw UsageError(fmt::format("run {} is {}, not complete: it has no cacheline data", run.id,
                                      store::to_string(run.status)));
-    auto data = store::read_c2c(db.sql(), run.id);
+    auto data = store::read_c2c(db, run.id);
     if (!data)
         throw UsageError(
             fmt::format("run {} has no cacheline data: {}", run.id, report::no_c2c_reason(run)));
@@ -34,13 +34,13 @@ store::C2cData require_c2c(store::Database& db, const store::RunRecord& run) {
 namespace {
 
 void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
-    const bool has_tables = !store::read_lock_table_headers(db.sql(), run.id).empty();
-    const auto kernel = collector::find_kernel_locks_metric(db.metrics(run.id));
+    const bool has_tables = !store::read_lock_table_headers(db, run.id).empty();
+    const auto kernel = analysis::find_kernel_locks_metric(db.metrics(run.id));
     if (!has_tables && !kernel)
         throw UsageError(fmt::format("run {} has no lock statistics ({} {} stored none)", run.id,
                                      run.workload, run.variant));
     const std::optional<std::string> kernel_absent =
-        kernel ? collector::kernel_locks_unavailable(*kernel) : std::nullopt;
+        kernel ? analysis::kernel_locks_unavailable(*kernel) : std::nullopt;
     if (json) {
         nlohmann::json j = {{"run", report::run_json(run)}};
         if (kernel)
@@ -49,14 +49,14 @@ void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
                 {"available", kernel->available},
                 {"reason", kernel_absent ? nlohmann::json(*kernel_absent) : nlohmann::json()}};
         std::fflush(stdout);
-        write_lock_report_json(stdout, db.sql(), j, run.id);
+        write_lock_report_json(stdout, db, j, run.id);
     } else {
         fmt::print("# {}\n", report::run_title(run));
         if (kernel_absent)
             fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n",
                        report::escape_control(*kernel_absent));
         std::fflush(stdout);
-        write_lock_report_text(stdout, db.sql(), run.id);
+        write_lock_report_text(stdout, db, run.id);
     }
 }
 

@@ -182,7 +182,7 @@ namespace {
 
 // The lock_stat columns no class of the table has a value for, in lock_stat's order: one pass
 // over the classes before they are printed, so the header can say what "-" means.
-std::string unmeasured_columns(SQLite::Database& sql, std::int64_t table_id) {
+std::string unmeasured_columns(store::Database& db, std::int64_t table_id) {
     std::array<bool, 12> seen{};
     const auto mark = [&](const std::optional<locks::LockCounters>& c) {
         if (!c)
@@ -197,7 +197,7 @@ std::string unmeasured_columns(SQLite::Database& sql, std::int64_t table_id) {
     };
     bool any = false;
     store::for_each_lock_class(
-        sql, table_id,
+        db, table_id,
         [&](const locks::LockClassStats& c) {
             any = true;
             mark(c.write);
@@ -217,9 +217,9 @@ std::string unmeasured_columns(SQLite::Database& sql, std::int64_t table_id) {
 
 } // namespace
 
-void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t run_id) {
+void write_lock_report_text(std::FILE* out, store::Database& db, std::int64_t run_id) {
     bool first = true;
-    for (const auto& [id, t] : store::read_lock_table_headers(sql, run_id)) {
+    for (const auto& [id, t] : store::read_lock_table_headers(db, run_id)) {
         const locks::LockStatReport& r = t.report;
         write(out,
               fmt::format("{}# source {} ({}{}{}){}{}", first ? "" : "\n",
@@ -231,11 +231,11 @@ void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t 
             write(out, fmt::format("; wait-time histograms of {} class{} in --json",
                                    t.histograms.size(), t.histograms.size() == 1 ? "" : "es"));
         write(out, "\n");
-        if (const std::string absent = unmeasured_columns(sql, id); !absent.empty())
+        if (const std::string absent = unmeasured_columns(db, id); !absent.empty())
             write(out, fmt::format("# not measured by this source, shown as -: {}\n", absent));
         write(out, locks::format_lock_stat_v04_header(r.lockdep_disabled));
         store::for_each_lock_class(
-            sql, id,
+            db, id,
             [&](const locks::LockClassStats& c) {
                 write(out, locks::format_lock_stat_v04_class(needs_escaping(c) ? escaped(c) : c));
             },
@@ -243,9 +243,9 @@ void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t 
     }
 }
 
-void write_lock_report_json(std::FILE* out, SQLite::Database& sql, const nlohmann::json& fields,
+void write_lock_report_json(std::FILE* out, store::Database& db, const nlohmann::json& fields,
                             std::int64_t run_id) {
-    const std::vector<store::StoredLockTable> tables = store::read_lock_table_headers(sql, run_id);
+    const std::vector<store::StoredLockTable> tables = store::read_lock_table_headers(db, run_id);
     JsonStream json(out);
     const auto table = [&](const store::StoredLockTable& t, int depth) {
         json.object(
@@ -253,7 +253,7 @@ void write_lock_report_json(std::FILE* out, SQLite::Database& sql, const nlohman
             [&](int d) {
                 json.array(
                     [&](const std::function<int()>& next) {
-                        store::for_each_lock_class(sql, t.id, [&](const locks::LockClassStats& c) {
+                        store::for_each_lock_class(db, t.id, [&](const locks::LockClassStats& c) {
                             json.value(class_json(c), next());
                         });
                     },

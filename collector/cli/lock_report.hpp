@@ -11,12 +11,12 @@ namespace hitmap::cli {
 // time as read from the store. perf-only fields (lock types, pids, stacks) and the wait
 // histograms are left to the JSON. The text parses back (import lockstat) to the same numbers.
 // Control characters in stored names and symbols are printed escaped.
-void write_lock_report_text(std::FILE* out, SQLite::Database& sql, std::int64_t run_id);
+void write_lock_report_text(std::FILE* out, store::Database& db, std::int64_t run_id);
 
 // `fields` (run, kernel_locks) and "lock_tables", every stored value of the run's lock tables
 // (null where the source provided none), as dump(2) would print it, but written a class at a
 // time as read from the store, so that memory does not grow with the table.
-void write_lock_report_json(std::FILE* out, SQLite::Database& sql, const nlohmann::json& fields,
+void write_lock_report_json(std::FILE* out, store::Database& db, const nlohmann::json& fields,
                             std::int64_t run_id);
 
 } // namespace hitmap::cli

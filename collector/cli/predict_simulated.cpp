@@ -59,7 +59,7 @@ void predict_simulated(const SimulatedPrediction& request) {
     store::Database db = store::Database::open(
         request.common.db, {.create_if_missing = false, .read_only = !request.store});
     const store::RunRecord run = require_run(db, request.run_id);
-    const auto simulation = store::read_simulation(db.sql(), run.id);
+    const auto simulation = store::read_simulation(db, run.id);
     if (!simulation)
         throw UsageError(fmt::format("run {} was not simulated: predict --simulate re-runs a run "
                                      "of `run --simulate` (without --simulate, predict replays a "

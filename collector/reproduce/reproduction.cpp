@@ -26,7 +26,7 @@ std::optional<double> metric_value(const std::vector<store::Metric>& metrics,
 // The engine's table of the run's lock statistics: the class named `lock`.
 std::optional<locks::LockClassStats> lock_class(store::Database& db, std::int64_t run_id,
                                                 const std::string& lock) {
-    for (const store::LockData& table : store::read_lock_tables(db.sql(), run_id))
+    for (const store::LockData& table : store::read_lock_tables(db, run_id))
         for (const locks::LockClassStats& c : table.report.classes)
             if (c.name == lock)
                 return c;
@@ -143,7 +143,7 @@ std::string describe_line(const store::C2cData& data, const c2c::LineStats& line
 }
 
 std::string c2c_cause(store::Database& db, std::int64_t run_id, const engine::CauseSpec& cause) {
-    const auto data = store::read_c2c(db.sql(), run_id);
+    const auto data = store::read_c2c(db, run_id);
     if (!data)
         return "no cacheline data stored";
     if (cause.kind == engine::CauseKind::hottest_line) {
@@ -167,7 +167,7 @@ std::string c2c_cause(store::Database& db, std::int64_t run_id, const engine::Ca
 
 std::string lock_cause(store::Database& db, std::int64_t run_id) {
     const locks::LockClassStats* top = nullptr;
-    const auto tables = store::read_lock_tables(db.sql(), run_id);
+    const auto tables = store::read_lock_tables(db, run_id);
     for (const auto& t : tables)
         for (const auto& c : t.report.classes)
             if (!top || c.total_contentions() > top->total_contentions())

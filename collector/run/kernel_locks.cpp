@@ -1,5 +1,6 @@
 #include "collector/run/kernel_locks.hpp"
 
+#include "collector/analysis/kernel_locks_metric.hpp"
 #include "collector/perf/errors.hpp"
 #include "collector/perf/kernel_symbols.hpp"
 
@@ -101,31 +102,12 @@ locks::LockStatReport kernel_lock_report(const perf::KernelLockSummary& summary)
     return report;
 }
 
-namespace {
-constexpr const char* kKernelLocksMetric = "kernel_locks.contentions";
-} // namespace
-
 store::Metric kernel_locks_metric(const std::optional<std::string>& reason,
                                   const perf::KernelLockSummary& waits) {
     std::uint64_t contentions = 0;
     for (const auto& l : waits.locks)
         contentions += l.contentions;
-    return {kKernelLocksMetric,
-            reason ? std::nullopt : std::optional<double>(static_cast<double>(contentions)),
-            "count", !reason, reason};
-}
-
-std::optional<store::Metric> find_kernel_locks_metric(const std::vector<store::Metric>& metrics) {
-    for (const auto& m : metrics)
-        if (m.name == kKernelLocksMetric)
-            return m;
-    return std::nullopt;
-}
-
-std::optional<std::string> kernel_locks_unavailable(const store::Metric& metric) {
-    if (metric.available)
-        return std::nullopt;
-    return metric.reason.value_or("unavailable");
+    return analysis::kernel_locks_metric(reason, contentions);
 }
 
 } // namespace hitmap::collector

@@ -41,13 +41,8 @@ private:
 // The summary as a lock table (perf lock contention -l's key: one row per lock instance).
 locks::LockStatReport kernel_lock_report(const perf::KernelLockSummary& summary);
 
-// Where a run keeps what --kernel-locks found, for `report --locks` and the GUI: a metric with
-// the number of kernel lock waits, or, without a value, the reason there are none.
+// The run's kernel-locks metric (collector/analysis/kernel_locks_metric.hpp) for these waits.
 store::Metric kernel_locks_metric(const std::optional<std::string>& unavailable_reason,
                                   const perf::KernelLockSummary& waits);
-// The run's metric when it asked for kernel locks.
-std::optional<store::Metric> find_kernel_locks_metric(const std::vector<store::Metric>& metrics);
-// The reason kernel lock waits are missing; nullopt when they were collected.
-std::optional<std::string> kernel_locks_unavailable(const store::Metric& metric);
 
 } // namespace hitmap::collector

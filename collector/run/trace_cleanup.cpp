@@ -41,7 +41,7 @@ std::vector<std::filesystem::path> remove_orphan_traces(store::Database& db) {
         if (run && run->status == store::RunStatus::running)
             continue; // its writer may still be storing it
         if (run && trace_path_for(db.path(), *id) == entry.path() &&
-            store::has_stored_trace(db.sql(), *id))
+            store::has_stored_trace(db, *id))
             continue;
         if (std::filesystem::remove(entry.path(), ec))
             removed.push_back(entry.path());

@@ -1,5 +1,7 @@
 #include "collector/store/c2c_tables.hpp"
 
+#include "collector/store/database.hpp"
+#include "collector/store/sql_text.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -45,13 +47,6 @@ c2c::ClassCounts column_counts(SQLite::Statement& st, int first) {
     c.stores = u(8);
     c.stall_cycles = st.getColumn(first + 9).getDouble();
     return c;
-}
-
-std::string placeholders(int n) {
-    std::string s;
-    for (int i = 0; i < n; ++i)
-        s += i ? ", ?" : "?";
-    return s;
 }
 
 std::string layout_signature(const engine::Layout& l) {
@@ -277,13 +272,15 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
     trace.exec();
 }
 
-bool has_stored_trace(SQLite::Database& sql, std::int64_t run_id) {
+bool has_stored_trace(Database& db, std::int64_t run_id) {
+    SQLite::Database& sql = db.sql();
     SQLite::Statement q(sql, "SELECT 1 FROM run_trace WHERE run_id = ? AND path IS NOT NULL");
     q.bind(1, run_id);
     return q.executeStep();
 }
 
-std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id) {
+std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
+    SQLite::Database& sql = db.sql();
     SQLite::Statement trace(
         sql, "SELECT path, format, threads, records, traced_ops, dropped_records, cpu_migrations, "
              "bytes, model_cpus, line_size, clock, cost_table, file_hash FROM run_trace "

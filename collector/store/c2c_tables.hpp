@@ -12,6 +12,8 @@
 
 namespace hitmap::store {
 
+class Database;
+
 struct TraceInfo {
     std::optional<std::string> path; // file name in the database's trace folder (<db>.traces)
     std::string format = "hitmap-trace-v1+zstd";
@@ -40,8 +42,8 @@ const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id);
 
 void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data);
 // nullopt when the run has no c2c data (c2c off, or not finished).
-std::optional<C2cData> read_c2c(SQLite::Database& sql, std::int64_t run_id);
+std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id);
 // Whether the run's row in run_trace names a kept trace file.
-bool has_stored_trace(SQLite::Database& sql, std::int64_t run_id);
+bool has_stored_trace(Database& db, std::int64_t run_id);
 
 } // namespace hitmap::store

@@ -410,6 +410,24 @@ std::optional<RunRecord> Database::run(std::int64_t id) const {
     });
 }
 
+std::optional<RunRecord> Database::latest_prediction(std::int64_t from,
+                                                     std::optional<int> threads) const {
+    return guarded(path_, [&]() -> std::optional<RunRecord> {
+        SQLite::Statement q(db_, fmt::format("SELECT {} FROM run WHERE predicted_from = ? AND "
+                                             "threads IS ? AND status = 'complete' "
+                                             "ORDER BY id DESC LIMIT 1",
+                                             run_columns(version_)));
+        q.bind(1, from);
+        if (threads)
+            q.bind(2, *threads);
+        else
+            q.bind(2);
+        if (!q.executeStep())
+            return std::nullopt;
+        return read_run(q);
+    });
+}
+
 std::vector<Metric> Database::metrics(std::int64_t run_id) const {
     return guarded(path_, [&] {
         SQLite::Statement q(db_, "SELECT name, value, unit, available, reason, source, scaled "

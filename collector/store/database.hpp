@@ -60,6 +60,8 @@ public:
     std::vector<RunRecord> runs(const RunFilter& filter = {}) const;
     std::optional<RunRecord> run(std::int64_t id) const;
     std::vector<Metric> metrics(std::int64_t run_id) const; // by name
+    // The newest complete prediction (`predict --store`) replaying `from`'s trace at `threads`.
+    std::optional<RunRecord> latest_prediction(std::int64_t from, std::optional<int> threads) const;
 
 private:
     Database(std::filesystem::path path, SQLite::Database db, int version);

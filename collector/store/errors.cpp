@@ -19,6 +19,9 @@ OlderSchema::OlderSchema(const std::filesystem::path& path, int file_version, in
                                    "read-write once to migrate it (a backup is kept)",
                                    file_version, known_version)) {}
 
+NoSuchRun::NoSuchRun(const std::filesystem::path& path, std::int64_t run_id)
+    : StoreError(path, fmt::format("run {} is not in the database", run_id)) {}
+
 void throw_decoded(const SQLite::Exception& e, const std::filesystem::path& path) {
     switch (e.getErrorCode()) {
     case SQLITE_CORRUPT:

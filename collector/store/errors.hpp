@@ -1,5 +1,6 @@
 #pragma once
 // One exception type per way a store file can fail; what() is one line naming the file.
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -59,6 +60,12 @@ public:
 class RunStateError : public StoreError {
 public:
     using StoreError::StoreError;
+};
+
+// A run id the database does not hold.
+class NoSuchRun : public StoreError {
+public:
+    NoSuchRun(const std::filesystem::path& path, std::int64_t run_id);
 };
 
 // Rethrows a SQLiteCpp exception as the store error of its kind.

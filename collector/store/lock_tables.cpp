@@ -1,6 +1,8 @@
 #include "collector/store/lock_tables.hpp"
 
+#include "collector/store/database.hpp"
 #include "collector/store/errors.hpp"
+#include "collector/store/sql_text.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <array>
@@ -92,13 +94,6 @@ void bind_counters(Binder& b, const locks::LockCounters* c) {
     bind_times(b, c->wait);
     b.optional(c->acq_bounces).optional(c->acquisitions);
     bind_times(b, c->hold);
-}
-
-std::string placeholders(int n) {
-    std::string s;
-    for (int i = 0; i < n; ++i)
-        s += i ? ", ?" : "?";
-    return s;
 }
 
 std::int64_t insert_table(SQLite::Database& sql, std::int64_t run_id, const LockData& data) {
@@ -464,7 +459,8 @@ void write_lock_tables(SQLite::Database& sql, std::int64_t run_id, const LockDat
     insert_histograms(sql, writer.table_id(), data);
 }
 
-std::vector<StoredLockTable> read_lock_table_headers(SQLite::Database& sql, std::int64_t run_id) {
+std::vector<StoredLockTable> read_lock_table_headers(Database& db, std::int64_t run_id) {
+    SQLite::Database& sql = db.sql();
     SQLite::Statement st(sql, "SELECT id, source, format, version, caption, has_header, "
                               "lockdep_disabled, excerpt, notes_json FROM lock_table "
                               "WHERE run_id = ? ORDER BY position");
@@ -489,9 +485,10 @@ std::vector<StoredLockTable> read_lock_table_headers(SQLite::Database& sql, std:
     return tables;
 }
 
-void for_each_lock_class(SQLite::Database& sql, std::int64_t table_id,
+void for_each_lock_class(Database& db, std::int64_t table_id,
                          const std::function<void(const locks::LockClassStats&)>& visit,
                          LockClassOrder order) {
+    SQLite::Database& sql = db.sql();
     ClassCursor classes(sql, table_id, order);
     PointCursor points(sql, table_id, order);
     while (auto stats = classes.next()) {
@@ -501,11 +498,11 @@ void for_each_lock_class(SQLite::Database& sql, std::int64_t table_id,
     points.check_consumed(classes.count());
 }
 
-std::vector<LockData> read_lock_tables(SQLite::Database& sql, std::int64_t run_id) {
+std::vector<LockData> read_lock_tables(Database& db, std::int64_t run_id) {
     std::vector<LockData> tables;
-    for (auto& t : read_lock_table_headers(sql, run_id)) {
+    for (auto& t : read_lock_table_headers(db, run_id)) {
         LockData& d = tables.emplace_back(std::move(t.data));
-        for_each_lock_class(sql, t.id,
+        for_each_lock_class(db, t.id,
                             [&](const locks::LockClassStats& c) { d.report.classes.push_back(c); });
     }
     return tables;

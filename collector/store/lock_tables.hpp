@@ -17,6 +17,8 @@
 
 namespace hitmap::store {
 
+class Database;
+
 // Where a table of lock statistics came from.
 enum class LockSource {
     engine,    // the engine's instrumented locks, measured by this run
@@ -75,7 +77,7 @@ struct StoredLockTable {
     std::int64_t id = 0;
     LockData data; // data.report.classes is empty
 };
-std::vector<StoredLockTable> read_lock_table_headers(SQLite::Database& sql, std::int64_t run_id);
+std::vector<StoredLockTable> read_lock_table_headers(Database& db, std::int64_t run_id);
 enum class LockClassOrder {
     written,
     // total_contentions() descending, ties in the order written: lock_stat's (and its
@@ -83,11 +85,11 @@ enum class LockClassOrder {
     by_contentions,
 };
 // The table's classes one at a time, so that a large table is never held.
-void for_each_lock_class(SQLite::Database& sql, std::int64_t table_id,
+void for_each_lock_class(Database& db, std::int64_t table_id,
                          const std::function<void(const locks::LockClassStats&)>& visit,
                          LockClassOrder order = LockClassOrder::written);
 // The run's tables in the order written; empty when the run has none. A stored value that no
 // longer decodes throws CorruptDatabase.
-std::vector<LockData> read_lock_tables(SQLite::Database& sql, std::int64_t run_id);
+std::vector<LockData> read_lock_tables(Database& db, std::int64_t run_id);
 
 } // namespace hitmap::store

@@ -1,5 +1,7 @@
 #include "collector/store/simulation_table.hpp"
 
+#include "collector/store/database.hpp"
+
 #include <SQLiteCpp/Statement.h>
 
 namespace hitmap::store {
@@ -15,7 +17,8 @@ void write_simulation(SQLite::Database& sql, std::int64_t run_id, const Simulati
     insert.exec();
 }
 
-std::optional<SimulationRecord> read_simulation(SQLite::Database& sql, std::int64_t run_id) {
+std::optional<SimulationRecord> read_simulation(Database& db, std::int64_t run_id) {
+    SQLite::Database& sql = db.sql();
     SQLite::Statement q(sql, "SELECT machine, machine_json, calibration_json, stats_json FROM "
                              "run_simulation WHERE run_id = ?");
     q.bind(1, run_id);

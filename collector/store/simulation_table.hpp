@@ -9,6 +9,8 @@
 
 namespace hitmap::store {
 
+class Database;
+
 struct SimulationRecord {
     std::string machine;          // its name
     std::string machine_json;     // sim::machine_to_json
@@ -19,6 +21,6 @@ struct SimulationRecord {
 
 void write_simulation(SQLite::Database& sql, std::int64_t run_id, const SimulationRecord& record);
 // nullopt for a run that was not simulated.
-std::optional<SimulationRecord> read_simulation(SQLite::Database& sql, std::int64_t run_id);
+std::optional<SimulationRecord> read_simulation(Database& db, std::int64_t run_id);
 
 } // namespace hitmap::store

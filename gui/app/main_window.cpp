@@ -1,5 +1,6 @@
 #include "gui/app/main_window.hpp"
 
+#include "collector/analysis/comparison.hpp"
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/run_tree_model.hpp"
 #include "gui/views/cacheline_table.hpp"
@@ -167,7 +168,7 @@ void MainWindow::showOpenError(const QString& path, const QString& reason) {
 
 void MainWindow::selectRun(qint64 run_id) {
     loader_->loadRun(run_id);
-    if (auto partner = CompareView::default_partner(runs_, run_id))
+    if (auto partner = analysis::default_partner(runs_, run_id))
         compare_->setPair(run_id, *partner);
 }
 

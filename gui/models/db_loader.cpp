@@ -1,11 +1,11 @@
 #include "gui/models/db_loader.hpp"
 
-#include "collector/run/kernel_locks.hpp"
 #include "collector/store/database.hpp"
 
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrent>
-#include <SQLiteCpp/SQLiteCpp.h>
+#include <type_traits>
+#include <variant>
 
 namespace hitmap::gui {
 
@@ -15,32 +15,6 @@ namespace {
 store::Database open_read_only(const QString& path) {
     return store::Database::open(path.toStdString(),
                                  {.create_if_missing = false, .read_only = true});
-}
-
-RunDetail detail_of(store::Database& db, qint64 run_id) {
-    auto run = db.run(run_id);
-    if (!run)
-        throw std::runtime_error("run " + std::to_string(run_id) + " is not in the database");
-    RunDetail detail{
-        *run, store::read_c2c(db.sql(), run_id), store::read_lock_tables(db.sql(), run_id), {}};
-    if (const auto kernel = collector::find_kernel_locks_metric(db.metrics(run_id)))
-        detail.kernel_locks_unavailable = collector::kernel_locks_unavailable(*kernel);
-    return detail;
-}
-
-// The newest stored prediction (`predict --store`) of `before`'s trace at `after`'s threads.
-std::optional<store::RunRecord> prediction_for(store::Database& db, const store::RunRecord& before,
-                                               const store::RunRecord& after) {
-    SQLite::Statement q(db.sql(), "SELECT id FROM run WHERE predicted_from = ? AND threads IS ? "
-                                  "AND status = 'complete' ORDER BY id DESC LIMIT 1");
-    q.bind(1, before.id);
-    if (after.threads)
-        q.bind(2, *after.threads);
-    else
-        q.bind(2);
-    if (!q.executeStep())
-        return std::nullopt;
-    return db.run(q.getColumn(0).getInt64());
 }
 
 } // namespace
@@ -55,84 +29,66 @@ RunList read_run_list(const QString& path) {
 
 RunDetail read_run_detail(const QString& path, qint64 run_id) {
     auto db = open_read_only(path);
-    return detail_of(db, run_id);
+    return analysis::read_run_detail(db, run_id);
 }
 
 CompareData read_compare(const QString& path, qint64 before, qint64 after) {
     auto db = open_read_only(path);
-    CompareData data{detail_of(db, before), detail_of(db, after), {}, {}};
-    data.prediction_run = prediction_for(db, data.before.run, data.after.run);
-    if (data.prediction_run && data.before.c2c) {
-        if (auto predicted = store::read_c2c(db.sql(), data.prediction_run->id))
-            data.prediction = report::compare_prediction(
-                *data.before.c2c, *predicted, data.after.c2c ? &*data.after.c2c : nullptr);
-    }
-    return data;
+    return analysis::read_compare(db, before, after);
 }
 
-// Each request runs read_* on the pool and reports (value or error text) back on this
-// object's thread; the generation check drops answers to superseded requests.
-void DbLoader::openDatabase(const QString& path) {
-    path_ = path;
-    const unsigned gen = ++open_generation_;
-    ++run_generation_;
-    ++compare_generation_;
+// The one job helper: `read` runs on the pool and its value (or error text) comes back on
+// this object's thread, where an answer to a superseded request (`generation` moved on) is
+// dropped and the others go to `done` or `failed`.
+template <typename Read, typename Done, typename Failed>
+void DbLoader::request(unsigned& generation, Read read, Done done, Failed failed) {
+    using Value = std::invoke_result_t<Read>;
+    const unsigned gen = ++generation;
     ++pending_;
-    QtConcurrent::run([path]() -> std::variant<RunList, QString> {
+    QtConcurrent::run([read = std::move(read)]() -> std::variant<Value, QString> {
         try {
-            return read_run_list(path);
+            return read();
         } catch (const std::exception& e) {
             return QString::fromStdString(e.what());
         }
-    }).then(this, [this, gen, path](std::variant<RunList, QString> result) {
-        --pending_;
-        if (gen != open_generation_)
-            return;
-        if (auto* runs = std::get_if<RunList>(&result))
-            emit runsLoaded(*runs);
-        else
-            emit openFailed(path, std::get<QString>(result));
-    });
+    })
+        .then(this, [this, gen, &generation, done = std::move(done),
+                     failed = std::move(failed)](std::variant<Value, QString> result) {
+            --pending_;
+            if (gen != generation)
+                return;
+            if (auto* value = std::get_if<Value>(&result))
+                done(std::move(*value));
+            else
+                failed(std::get<QString>(result));
+        });
+}
+
+void DbLoader::openDatabase(const QString& path) {
+    path_ = path;
+    ++run_generation_; // runs and details of another file are stale
+    ++compare_generation_;
+    request(
+        open_generation_, [path] { return read_run_list(path); },
+        [this](RunList runs) { emit runsLoaded(runs); },
+        [this, path](const QString& reason) { emit openFailed(path, reason); });
 }
 
 void DbLoader::loadRun(qint64 run_id) {
-    const unsigned gen = ++run_generation_;
-    ++pending_;
-    QtConcurrent::run([path = path_, run_id]() -> std::variant<RunDetail, QString> {
-        try {
-            return read_run_detail(path, run_id);
-        } catch (const std::exception& e) {
-            return QString::fromStdString(e.what());
-        }
-    }).then(this, [this, gen](std::variant<RunDetail, QString> result) {
-        --pending_;
-        if (gen != run_generation_)
-            return;
-        if (auto* d = std::get_if<RunDetail>(&result))
-            emit runLoaded(std::make_shared<const RunDetail>(std::move(*d)));
-        else
-            emit loadFailed(std::get<QString>(result));
-    });
+    request(
+        run_generation_, [path = path_, run_id] { return read_run_detail(path, run_id); },
+        [this](RunDetail d) { emit runLoaded(std::make_shared<const RunDetail>(std::move(d))); },
+        [this](const QString& reason) { emit loadFailed(reason); });
 }
 
 void DbLoader::loadCompare(qint64 before, qint64 after) {
-    const unsigned gen = ++compare_generation_;
-    ++pending_;
-    QtConcurrent::run([path = path_, before, after]() -> std::variant<CompareData, QString> {
-        try {
-            return read_compare(path, before, after);
-        } catch (const std::exception& e) {
-            return QString::fromStdString(e.what());
-        }
-    }).then(this, [this, gen](std::variant<CompareData, QString> result) {
-        --pending_;
-        if (gen != compare_generation_)
-            return;
-        if (auto* d = std::get_if<CompareData>(&result))
-            emit compareLoaded(std::make_shared<const CompareData>(std::move(*d)));
-        else
-            emit loadFailed(std::get<QString>(result));
-    });
+    request(
+        compare_generation_,
+        [path = path_, before, after] { return read_compare(path, before, after); },
+        [this](CompareData d) {
+            emit compareLoaded(std::make_shared<const CompareData>(std::move(d)));
+        },
+        [this](const QString& reason) { emit loadFailed(reason); });
 }
 
 } // namespace hitmap::gui

@@ -2,9 +2,7 @@
 // Reads the store off the GUI thread. Every request opens its own read-only connection in a
 // pool thread; results come back on the GUI thread as plain values. Latest request wins: a
 // result whose generation was superseded while it was loading is dropped.
-#include "collector/report/prediction.hpp"
-#include "collector/store/c2c_tables.hpp"
-#include "collector/store/lock_tables.hpp"
+#include "collector/analysis/run_detail.hpp"
 #include "collector/store/records.hpp"
 
 #include <QObject>
@@ -21,20 +19,8 @@ struct RunList {
     std::vector<store::RunRecord> runs;
 };
 
-struct RunDetail {
-    store::RunRecord run;
-    std::optional<store::C2cData> c2c;  // nullopt: collected without c2c
-    std::vector<store::LockData> locks; // engine, kernel or imported lock tables
-    // Why `run --kernel-locks` stored no kernel rows (no tracefs, no privilege, ...).
-    std::optional<std::string> kernel_locks_unavailable;
-};
-
-struct CompareData {
-    RunDetail before, after;
-    // A prediction of `after` computed from `before`, when one is stored.
-    std::optional<store::RunRecord> prediction_run;
-    std::optional<report::Prediction> prediction;
-};
+using analysis::CompareData;
+using analysis::RunDetail;
 
 class DbLoader : public QObject {
     Q_OBJECT
@@ -52,18 +38,21 @@ public:
 signals:
     void runsLoaded(const hitmap::gui::RunList& runs);
     void openFailed(const QString& path, const QString& reason);
-    void runLoaded(std::shared_ptr<const hitmap::gui::RunDetail> detail);
-    void compareLoaded(std::shared_ptr<const hitmap::gui::CompareData> data);
+    void runLoaded(std::shared_ptr<const hitmap::analysis::RunDetail> detail);
+    void compareLoaded(std::shared_ptr<const hitmap::analysis::CompareData> data);
     void loadFailed(const QString& reason);
 
 private:
+    template <typename Read, typename Done, typename Failed>
+    void request(unsigned& generation, Read read, Done done, Failed failed);
+
     QString path_;
     unsigned open_generation_ = 0, run_generation_ = 0, compare_generation_ = 0;
     int pending_ = 0;
 };
 
 // The blocking reads behind DbLoader, usable directly by tests and the screenshot mode.
-// They throw store::StoreError (one-line what()) on unreadable files.
+// They throw store::StoreError (one-line what()) on unreadable files and unknown runs.
 RunList read_run_list(const QString& path);
 RunDetail read_run_detail(const QString& path, qint64 run_id);
 CompareData read_compare(const QString& path, qint64 before, qint64 after);

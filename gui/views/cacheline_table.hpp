@@ -7,10 +7,14 @@
 
 class QLabel;
 
+namespace hitmap::analysis {
+struct RunDetail;
+}
+
 namespace hitmap::gui {
 
 class DataTable;
-struct RunDetail;
+using analysis::RunDetail;
 
 class CachelineTable : public QWidget {
     Q_OBJECT

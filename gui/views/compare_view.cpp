@@ -1,6 +1,6 @@
 #include "gui/views/compare_view.hpp"
 
-#include "collector/report/c2c_report.hpp"
+#include "collector/analysis/comparison.hpp"
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
@@ -21,8 +21,6 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <map>
-#include <nlohmann/json.hpp>
 
 namespace hitmap::gui {
 
@@ -44,36 +42,6 @@ QString ops_text(const store::RunRecord& r) {
                r.ops_per_s,
                [](double ops) { return QStringLiteral("%1 M ops/s").arg(ops / 1e6, 0, 'f', 2); }) +
            QStringLiteral(" (%1)").arg(QString::fromUtf8(store::to_string(r.source).data()));
-}
-
-// The object whose line has the most HITM in `data` (perf c2c's first row).
-const engine::ObjectInfo* hottest_object(const store::C2cData& data) {
-    const auto ranked = report::ranked_lines(data.result, true);
-    const engine::ObjectId id = ranked.empty() ? 0 : ranked.front()->line.object;
-    for (const auto& o : data.objects)
-        if (o.id == id)
-            return &o;
-    return data.objects.empty() ? nullptr : &data.objects.front();
-}
-
-const engine::ObjectInfo* object_named(const store::C2cData& data, const std::string& name) {
-    for (const auto& o : data.objects)
-        if (o.name == name)
-            return &o;
-    return nullptr;
-}
-
-// Field name -> HITM per 1,000 traced operations, over all lines of one object.
-std::map<QString, double> field_hitm(const store::C2cData& data, engine::ObjectId object) {
-    std::map<QString, std::uint64_t> hitm;
-    for (const auto& f : data.result.fields)
-        if (f.line.object == object)
-            hitm[QString::fromStdString(f.field_name)] += f.counts.hitm();
-    std::map<QString, double> rates;
-    for (const auto& [name, v] : hitm) // no traced operation: no rate, no bar
-        if (const auto rate = report::per_thousand(v, data.trace.traced_ops))
-            rates[name] = *rate;
-    return rates;
 }
 
 struct PredictionCells {
@@ -178,35 +146,6 @@ bool CompareView::showLocks(const CompareData& data) {
     return any;
 }
 
-std::optional<qint64> CompareView::default_partner(const std::vector<store::RunRecord>& runs,
-                                                   qint64 run) {
-    const auto self = std::find_if(runs.begin(), runs.end(), [&](auto& r) { return r.id == run; });
-    if (self == runs.end())
-        return std::nullopt;
-    // Prefer a partner with another struct layout: before/after padding is the question this
-    // view exists for; any other variant of the same workload and threads comes next.
-    const auto layouts = [](const store::RunRecord& r) {
-        const nlohmann::json params = nlohmann::json::parse(r.params_json);
-        nlohmann::json kept = nlohmann::json::object();
-        for (const auto& item : params.items())
-            if (item.key().starts_with("layout."))
-                kept[item.key()] = item.value();
-        return kept;
-    };
-    std::optional<qint64> other_variant;
-    for (const auto& r : runs) {
-        if (r.workload != self->workload || r.threads != self->threads ||
-            r.variant == self->variant || r.c2c_source == "predicted" ||
-            r.status != store::RunStatus::complete)
-            continue;
-        if (layouts(r) != layouts(*self))
-            return r.id;
-        if (!other_variant)
-            other_variant = r.id;
-    }
-    return other_variant;
-}
-
 void CompareView::setRuns(const std::vector<store::RunRecord>& runs) {
     const QSignalBlocker a(before_), b(after_);
     const QVariant keep_before = before_->currentData(), keep_after = after_->currentData();
@@ -240,10 +179,10 @@ void CompareView::requestCurrent() {
 void CompareView::setData(std::shared_ptr<const CompareData> data) {
     const store::RunRecord &b = data->before.run, &a = data->after.run;
     QString summary = tr("<b>Throughput</b>: %1 → %2").arg(ops_text(b), ops_text(a));
-    if (b.ops_per_s && a.ops_per_s && *b.ops_per_s > 0)
+    if (const auto change = analysis::relative_change(b.ops_per_s, a.ops_per_s))
         summary += tr(" (%1%2%)")
-                       .arg(*a.ops_per_s >= *b.ops_per_s ? QStringLiteral("+") : QString())
-                       .arg((*a.ops_per_s / *b.ops_per_s - 1) * 100, 0, 'f', 1);
+                       .arg(*change >= 0 ? QStringLiteral("+") : QString())
+                       .arg(*change * 100, 0, 'f', 1);
 
     for (StripWidget* s : strips_)
         delete s;
@@ -255,7 +194,7 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
     const bool has_locks = showLocks(*data);
     const store::C2cData* before = data->before.c2c ? &*data->before.c2c : nullptr;
     const store::C2cData* after = data->after.c2c ? &*data->after.c2c : nullptr;
-    const engine::ObjectInfo* object = before ? hottest_object(*before) : nullptr;
+    const engine::ObjectInfo* object = before ? analysis::hottest_object(*before) : nullptr;
     if (!before || !after || !object) {
         if (has_locks) {
             summary_->setText(summary + tr(" — lock statistics only (no cacheline data)"));
@@ -274,7 +213,7 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
     std::vector<std::pair<int, std::optional<StripLayout>>> cells; // (column, strip)
     int column = 0;
     for (const store::C2cData* side : {before, after}) {
-        const engine::ObjectInfo* o = object_named(*side, object->name);
+        const engine::ObjectInfo* o = analysis::object_named(*side, object->name);
         if (o)
             for (const c2c::LineKey& key : touched_lines(*side, o->id)) {
                 auto s = compute_strip(*side, key, 1.0);
@@ -301,24 +240,12 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
     }
 
     // Bars: fields with any HITM on either side, the hottest first, capped to stay legible.
-    const engine::ObjectInfo* after_object = object_named(*after, object->name);
-    auto hb = field_hitm(*before, object->id);
-    auto ha = after_object ? field_hitm(*after, after_object->id) : std::map<QString, double>{};
-    std::vector<QString> names;
-    for (const auto& m : {hb, ha})
-        for (const auto& [name, v] : m)
-            if (v > 0 && std::find(names.begin(), names.end(), name) == names.end())
-                names.push_back(name);
-    std::sort(names.begin(), names.end(), [&](const QString& x, const QString& y) {
-        return std::max(hb[x], ha[x]) > std::max(hb[y], ha[y]);
-    });
-    names.resize(std::min<std::size_t>(names.size(), 12));
     BarSet sb{run_label(b), {}}, sa{run_label(a), {}};
     QStringList categories;
-    for (const QString& n : names) {
-        categories << n;
-        sb.values << hb[n];
-        sa.values << ha[n];
+    for (const auto& pair : analysis::field_pairs(*before, *after, object->name, 12)) {
+        categories << QString::fromStdString(pair.field);
+        sb.values << pair.before;
+        sa.values << pair.after;
     }
     QChart* old = chart_view_->chart();
     chart_view_->setChart(bar_chart(

@@ -15,11 +15,15 @@ class QGridLayout;
 class QLabel;
 class QTabWidget;
 
+namespace hitmap::analysis {
+struct CompareData;
+}
+
 namespace hitmap::gui {
 
 class DataTable;
 class StripWidget;
-struct CompareData;
+using analysis::CompareData;
 
 class CompareView : public QWidget {
     Q_OBJECT
@@ -37,10 +41,6 @@ public:
     DataTable* lockClasses() const { return lock_classes_; }
     QChartView* lockChartView() const { return lock_chart_; }
     QTabWidget* sections() const { return sections_; }
-
-    // The default partner of `run`: same workload and threads, another measured variant.
-    static std::optional<qint64> default_partner(const std::vector<store::RunRecord>& runs,
-                                                 qint64 run);
 
 signals:
     void compareRequested(qint64 before, qint64 after);

@@ -9,11 +9,15 @@
 class QCheckBox;
 class QTabWidget;
 
+namespace hitmap::analysis {
+struct RunDetail;
+}
+
 namespace hitmap::gui {
 
 class DataTable;
 class StripWidget;
-struct RunDetail;
+using analysis::RunDetail;
 
 class LineDetailView : public QWidget {
     Q_OBJECT

@@ -10,10 +10,14 @@
 class QChartView;
 class QLabel;
 
+namespace hitmap::analysis {
+struct RunDetail;
+}
+
 namespace hitmap::gui {
 
 class DataTable;
-struct RunDetail;
+using analysis::RunDetail;
 
 class LocksView : public QWidget {
     Q_OBJECT

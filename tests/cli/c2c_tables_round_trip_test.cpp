@@ -33,7 +33,7 @@ C2cData stored_run_1(const Scratch& dir) {
     std::filesystem::copy_file(kData / "small.db", dir / "small.db");
     std::filesystem::copy(kData / "small.db.traces", dir / "small.db.traces");
     auto db = Database::open(dir / "small.db");
-    auto data = read_c2c(db.sql(), 1);
+    auto data = read_c2c(db, 1);
     EXPECT_TRUE(data);
     return std::move(*data);
 }
@@ -51,7 +51,7 @@ TEST(C2cTables, AStoredReplayWrittenAgainReadsBackTheSame) {
         fresh.insert_finished_run(run, {}, [&](SQLite::Database& sql, std::int64_t run_id) {
             write_c2c(sql, run_id, original);
         });
-    const auto again = read_c2c(fresh.sql(), id);
+    const auto again = read_c2c(fresh, id);
     ASSERT_TRUE(again);
     EXPECT_EQ(again->result, original.result);
     EXPECT_EQ(again->trace.records, original.trace.records);

@@ -64,7 +64,7 @@ TEST(CliSimulate, ARunSaysItWasSimulatedAndStoresItsMachineAndCalibration) {
     EXPECT_THAT(report.out, HasSubstr("memory.usage"));
 
     auto store = store::Database::open(db);
-    const auto record = store::read_simulation(store.sql(), 1);
+    const auto record = store::read_simulation(store, 1);
     ASSERT_TRUE(record);
     EXPECT_EQ(record->machine, "xeon-2s-72");
     const auto machine = nlohmann::json::parse(record->machine_json);

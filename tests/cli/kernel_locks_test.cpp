@@ -1,12 +1,16 @@
 // `run --kernel-locks` without the live tracepoints: both branches of what a run stores (the
 // metric with a count, or without one and the reason), and the conversion of paired waits into
 // a lock table, on synthetic waits. The live CLI run stays a smoke test (cli_lock_test.cpp).
+#include "collector/analysis/kernel_locks_metric.hpp"
 #include "collector/run/kernel_locks.hpp"
 
 #include <gtest/gtest.h>
 
 namespace hitmap::collector {
 namespace {
+
+using analysis::find_kernel_locks_metric;
+using analysis::kernel_locks_unavailable;
 
 perf::KernelLockSummary two_locks() {
     perf::KernelLockSummary s;

@@ -1,6 +1,7 @@
 // The models and plain-value layers of the app, on a database the collector writes here:
 // every model under QAbstractItemModelTester, the strip geometry of the v6.0 and v6.1
 // layouts, scaling series, comparisons with a stored prediction, latest-request-wins loading.
+#include "collector/analysis/comparison.hpp"
 #include "collector/run/progress.hpp"
 #include "fixture.hpp"
 #include "gui/models/c2c_rows.hpp"
@@ -27,13 +28,6 @@ const StripBox* box_named(const StripLayout& s, const QString& name) {
     for (const auto& b : s.boxes)
         if (b.name == name)
             return &b;
-    return nullptr;
-}
-
-const engine::ObjectInfo* object_named(const store::C2cData& d, const std::string& name) {
-    for (const auto& o : d.objects)
-        if (o.name == name)
-            return &o;
     return nullptr;
 }
 
@@ -196,7 +190,7 @@ private slots:
     // (line 3 of the struct) with css.parent and id.
     void stripV60() {
         const RunDetail d = read_run_detail(db_, v60_);
-        const engine::ObjectInfo* o = object_named(*d.c2c, "top");
+        const engine::ObjectInfo* o = analysis::object_named(*d.c2c, "top");
         QVERIFY(o);
         QCOMPARE(QString::fromStdString(o->layout.version), QStringLiteral("v6.0"));
         const auto strip = compute_strip(*d.c2c, {o->id, 3, 0}, 640.0);
@@ -225,7 +219,7 @@ private slots:
 
     void stripV61() {
         const RunDetail d = read_run_detail(db_, v61_);
-        const engine::ObjectInfo* o = object_named(*d.c2c, "top");
+        const engine::ObjectInfo* o = analysis::object_named(*d.c2c, "top");
         QVERIFY(o);
         // memory.usage sits alone on line 4 (the padded counter starts at 256); memory.high is
         // on the counter's third line, at byte 16 of it.

@@ -101,7 +101,7 @@ TEST_F(LockTablesTest, EveryFieldRoundTripsInOrder) {
     second.report.notes.clear();
     second.histograms.clear();
     const auto id = run_with({full_report(), second});
-    EXPECT_EQ(read_lock_tables(db.sql(), id), (std::vector<LockData>{full_report(), second}));
+    EXPECT_EQ(read_lock_tables(db, id), (std::vector<LockData>{full_report(), second}));
     EXPECT_EQ(count("lock_class_stat"), 2 * 4); // both sides, one, the bare class's single row
 }
 
@@ -123,11 +123,11 @@ TEST_F(LockTablesTest, EmptyHistogramIsNotStored) {
     LockData d = full_report();
     d.histograms["never waited"] = {};
     const auto id = run_with({d});
-    EXPECT_EQ(read_lock_tables(db.sql(), id).front().histograms, full_report().histograms);
+    EXPECT_EQ(read_lock_tables(db, id).front().histograms, full_report().histograms);
 }
 
 TEST_F(LockTablesTest, RunWithoutLockDataReadsEmpty) {
-    EXPECT_TRUE(read_lock_tables(db.sql(), run_with({})).empty());
+    EXPECT_TRUE(read_lock_tables(db, run_with({})).empty());
 }
 
 TEST_F(LockTablesTest, CounterBeyondSqliteRangeDropsTheWholeFinish) {
@@ -172,7 +172,7 @@ TEST_F(LockTablesTest, EveryFixtureRoundTrips) {
         std::vector<LockData> tables;
         for (const auto& r : reports)
             tables.push_back({source, r, {}});
-        EXPECT_EQ(read_lock_tables(db.sql(), run_with(tables)), tables);
+        EXPECT_EQ(read_lock_tables(db, run_with(tables)), tables);
         ++stored;
     }
     EXPECT_GE(stored, 20);
@@ -189,11 +189,11 @@ locks::LockClassStats contended(const std::string& name, std::optional<std::uint
     return c;
 }
 
-std::vector<locks::LockClassStats> streamed(SQLite::Database& sql, std::int64_t table_id,
+std::vector<locks::LockClassStats> streamed(Database& db, std::int64_t table_id,
                                             LockClassOrder order) {
     std::vector<locks::LockClassStats> out;
     for_each_lock_class(
-        sql, table_id, [&](const locks::LockClassStats& c) { out.push_back(c); }, order);
+        db, table_id, [&](const locks::LockClassStats& c) { out.push_back(c); }, order);
     return out;
 }
 
@@ -209,11 +209,11 @@ TEST_F(LockTablesTest, ClassesStreamInContentionOrderWithTheirPoints) {
     e.stack = {{0x20, "e_frame+0x3"}};
     d.report.classes = {a, b, c, e};
     const auto id = run_with({d});
-    const auto tables = read_lock_table_headers(db.sql(), id);
+    const auto tables = read_lock_table_headers(db, id);
     ASSERT_EQ(tables.size(), 1u);
-    EXPECT_EQ(streamed(db.sql(), tables[0].id, LockClassOrder::by_contentions),
+    EXPECT_EQ(streamed(db, tables[0].id, LockClassOrder::by_contentions),
               (std::vector{b, a, e, c}));
-    EXPECT_EQ(streamed(db.sql(), tables[0].id, LockClassOrder::written), (std::vector{a, b, c, e}));
+    EXPECT_EQ(streamed(db, tables[0].id, LockClassOrder::written), (std::vector{a, b, c, e}));
 }
 
 // An import writes the table row before its rows and the fields known only at the end after.
@@ -230,13 +230,13 @@ TEST_F(LockTablesTest, TableWriterFinishStoresTheEndFields) {
         writer.finish(d.report);
     });
     d.histograms.clear();
-    EXPECT_EQ(read_lock_tables(db.sql(), id), std::vector{d});
+    EXPECT_EQ(read_lock_tables(db, id), std::vector{d});
 }
 
 TEST_F(LockTablesTest, PointOfAMissingClassIsCorrupt) {
     const auto id = run_with({full_report()});
     db.sql().exec("UPDATE lock_point SET class_position = 7 WHERE kind = 'contending'");
-    EXPECT_THROW(read_lock_tables(db.sql(), id), CorruptDatabase);
+    EXPECT_THROW(read_lock_tables(db, id), CorruptDatabase);
 }
 
 } // namespace

@@ -1,0 +1,37 @@
+#pragma once
+// What a reader of a run or of a pair of runs needs, read through the store alone: the run, its
+// cacheline tables, its lock tables, why kernel lock waits are missing, and the stored
+// prediction of the pair. The GUI, the CLI's reports and the exports all read runs this way.
+#include "collector/report/prediction.hpp"
+#include "collector/store/c2c_tables.hpp"
+#include "collector/store/database.hpp"
+#include "collector/store/lock_tables.hpp"
+#include "collector/store/records.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hitmap::analysis {
+
+struct RunDetail {
+    store::RunRecord run;
+    std::optional<store::C2cData> c2c;  // nullopt: collected without c2c
+    std::vector<store::LockData> locks; // engine, kernel or imported lock tables
+    // Why `run --kernel-locks` stored no kernel rows (no tracefs, no privilege, ...).
+    std::optional<std::string> kernel_locks_unavailable;
+};
+
+struct CompareData {
+    RunDetail before, after;
+    // A prediction of `after` computed from `before`, when one is stored.
+    std::optional<store::RunRecord> prediction_run;
+    std::optional<report::Prediction> prediction;
+};
+
+// Throw store::NoSuchRun for an id the database does not hold.
+RunDetail read_run_detail(store::Database& db, std::int64_t run_id);
+CompareData read_compare(store::Database& db, std::int64_t before, std::int64_t after);
+
+} // namespace hitmap::analysis
