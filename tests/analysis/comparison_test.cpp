@@ -16,18 +16,28 @@ namespace {
 const std::filesystem::path kData = HITMAP_TEST_DATA;
 
 // A copy, opened read-write: the committed file is at an older schema and migrates on open.
-store::Database small_db() {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("hitmap-analysis-" + std::to_string(::getpid()) + "-" +
-                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    std::filesystem::copy_file(kData / "small.db", dir / "small.db");
-    return store::Database::open(dir / "small.db");
-}
+// The copy's folder goes with the object (Linux lets the open file outlive its name).
+struct SmallDb {
+    SmallDb()
+        : dir(std::filesystem::temp_directory_path() /
+              ("hitmap-analysis-" + std::to_string(::getpid())))
+        , db(copy()) {}
+    ~SmallDb() { std::filesystem::remove_all(dir); }
+
+    store::Database copy() const {
+        std::filesystem::remove_all(dir);
+        std::filesystem::create_directories(dir);
+        std::filesystem::copy_file(kData / "small.db", dir / "small.db");
+        return store::Database::open(dir / "small.db");
+    }
+
+    std::filesystem::path dir;
+    store::Database db;
+};
 
 TEST(Comparison, PaddingTheCounterTakesTheLimitsOffTheHotLine) {
-    auto db = small_db();
+    SmallDb small;
+    auto& db = small.db;
     const CompareData data = read_compare(db, 1, 2);
     ASSERT_TRUE(data.before.c2c && data.after.c2c);
     const engine::ObjectInfo* object = hottest_object(*data.before.c2c);
@@ -50,7 +60,8 @@ TEST(Comparison, PaddingTheCounterTakesTheLimitsOffTheHotLine) {
 }
 
 TEST(Comparison, ARunWithoutAStoredPredictionHasNone) {
-    auto db = small_db();
+    SmallDb small;
+    auto& db = small.db;
     const CompareData data = read_compare(db, 3, 4);
     EXPECT_EQ(data.prediction_run, std::nullopt);
     EXPECT_EQ(data.prediction, std::nullopt);
@@ -58,7 +69,8 @@ TEST(Comparison, ARunWithoutAStoredPredictionHasNone) {
 }
 
 TEST(Comparison, AnUnknownRunIsNoSuchRun) {
-    auto db = small_db();
+    SmallDb small;
+    auto& db = small.db;
     EXPECT_THROW(read_run_detail(db, 99), store::NoSuchRun);
     try {
         read_run_detail(db, 99);
