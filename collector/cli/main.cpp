@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     hitmap::cli::add_predict_command(app);
     hitmap::cli::add_import_command(app);
     hitmap::cli::add_reproduce_command(app);
+    hitmap::cli::add_compare_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,190 @@
+#include "collector/report/regression_report.hpp"
+
+#include "collector/report/output_text.hpp"
+#include "collector/report/unknown.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace hitmap::report {
+
+namespace {
+
+using analysis::FigureChange;
+using analysis::FigureKind;
+
+// The rows a text or Markdown report shows, group by group in the comparison's order.
+struct Group {
+    std::string name;
+    std::vector<std::size_t> rows; // indices into Comparison::changes
+};
+
+std::vector<Group> shown_groups(const RegressionReport& r) {
+    std::set<std::size_t> tripped;
+    for (const auto& v : r.violations)
+        tripped.insert(v.change);
+    const auto& changes = r.comparison.changes;
+    std::vector<Group> groups;
+    std::map<std::pair<std::string, FigureKind>, std::vector<std::size_t>> by_kind;
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        if (groups.empty() || groups.back().name != changes[i].group)
+            groups.push_back({changes[i].group, {}});
+        by_kind[{changes[i].group, changes[i].kind}].push_back(i);
+    }
+    const auto larger = [&](std::size_t i) {
+        const FigureChange& c = changes[i];
+        return std::max(c.base ? c.base->mean : 0.0, c.current ? c.current->mean : 0.0);
+    };
+    for (auto& group : groups) {
+        for (FigureKind kind :
+             {FigureKind::ops, FigureKind::transfers, FigureKind::contentions, FigureKind::waits}) {
+            auto rows = by_kind[{group.name, kind}];
+            std::stable_sort(rows.begin(), rows.end(),
+                             [&](std::size_t a, std::size_t b) { return larger(a) > larger(b); });
+            for (std::size_t n = 0; n < rows.size(); ++n)
+                if (kind == FigureKind::ops || r.limit == 0 || n < r.limit ||
+                    tripped.contains(rows[n]))
+                    group.rows.push_back(rows[n]);
+        }
+    }
+    return groups;
+}
+
+std::string value_text(const std::optional<analysis::Sample>& s) {
+    return s ? fmt::format("{:.4g}", s->mean) : std::string(unknown_text);
+}
+
+// Half the range over the mean: "±1.2%" for three repeats; "–" for a single run.
+std::string spread_text(const std::optional<analysis::Sample>& s) {
+    if (!s || s->n < 2 || s->mean == 0)
+        return std::string(unknown_text);
+    return fmt::format("±{:.1f}%", (s->max - s->min) / 2 / s->mean * 100);
+}
+
+std::string change_text(const FigureChange& c) {
+    if (c.change)
+        return fmt::format("{:+.1f}%", *c.change * 100);
+    if (c.current && (!c.base || c.base->mean == 0))
+        return c.base ? "from 0" : "new";
+    if (c.base && !c.current)
+        return "gone";
+    return std::string(unknown_text);
+}
+
+std::string runs_text(const RegressionReport& r, const Group& g) {
+    for (std::size_t i : g.rows) {
+        const FigureChange& c = r.comparison.changes[i];
+        if (c.kind == FigureKind::ops && c.base && c.current)
+            return fmt::format("{} vs {} runs{}", c.base->n, c.current->n,
+                               c.deterministic ? ", simulated: exact" : "");
+    }
+    return "";
+}
+
+std::string md_cell(const std::string& text) {
+    std::string out;
+    for (char ch : escape_control(text)) {
+        if (ch == '|')
+            out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+nlohmann::json sample_json(const std::optional<analysis::Sample>& s) {
+    if (!s)
+        return nullptr;
+    return {{"runs", s->n}, {"mean", s->mean}, {"min", s->min}, {"max", s->max}};
+}
+
+} // namespace
+
+std::vector<std::string> regression_lines(const RegressionReport& r) {
+    std::vector<std::string> out;
+    for (const auto& s : analysis::summarize(r.comparison, r.violations)) {
+        std::string line = analysis::robot_line(r.comparison.changes[s.worst.change], s.worst.gate);
+        if (s.count > 1)
+            line += fmt::format(" and {} more figure{} of this group past that gate", s.count - 1,
+                                s.count == 2 ? "" : "s");
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
+std::string regression_text(const RegressionReport& r) {
+    std::string out;
+    for (const auto& g : shown_groups(r)) {
+        std::size_t width = 20;
+        for (std::size_t i : g.rows)
+            width = std::max(width, escape_control(r.comparison.changes[i].name).size());
+        out += fmt::format("{} ({})\n", escape_control(g.name), runs_text(r, g));
+        out += fmt::format("  {:<{}} {:>11} {:>7} {:>11} {:>7} {:>8}  {}\n", "figure", width,
+                           "base", "spread", "current", "spread", "change", "unit");
+        for (std::size_t i : g.rows) {
+            const FigureChange& c = r.comparison.changes[i];
+            out +=
+                fmt::format("  {:<{}} {:>11} {:>7} {:>11} {:>7} {:>8}  {}\n",
+                            escape_control(c.name), width, value_text(c.base), spread_text(c.base),
+                            value_text(c.current), spread_text(c.current), change_text(c), c.unit);
+        }
+    }
+    for (const auto& name : r.comparison.only_in_base)
+        out += fmt::format("only in the base: {}\n", escape_control(name));
+    for (const auto& name : r.comparison.only_in_current)
+        out += fmt::format("only in the current: {}\n", escape_control(name));
+    return out;
+}
+
+std::string regression_markdown(const RegressionReport& r) {
+    std::string out = r.violations.empty()
+                          ? "### hitmap compare: no regression past the gates\n\n"
+                          : fmt::format("### hitmap compare: {} regression{}\n\n",
+                                        r.violations.size(), r.violations.size() == 1 ? "" : "s");
+    for (const auto& line : regression_lines(r))
+        out += fmt::format("- **{}**\n", md_cell(line));
+    for (const auto& g : r.noisy)
+        out += fmt::format("- fewer than 3 runs a side, changes may be noise: {}\n", md_cell(g));
+    for (const auto& g : shown_groups(r)) {
+        out += fmt::format("\n#### {} ({})\n\n", md_cell(g.name), runs_text(r, g));
+        out += "| figure | base | spread | current | spread | change | unit |\n"
+               "|---|---:|---:|---:|---:|---:|---|\n";
+        for (std::size_t i : g.rows) {
+            const FigureChange& c = r.comparison.changes[i];
+            out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", md_cell(c.name),
+                               value_text(c.base), spread_text(c.base), value_text(c.current),
+                               spread_text(c.current), change_text(c), c.unit);
+        }
+    }
+    if (!r.comparison.only_in_base.empty() || !r.comparison.only_in_current.empty())
+        out += "\n";
+    for (const auto& name : r.comparison.only_in_base)
+        out += fmt::format("- only in the base: {}\n", md_cell(name));
+    for (const auto& name : r.comparison.only_in_current)
+        out += fmt::format("- only in the current: {}\n", md_cell(name));
+    return out;
+}
+
+nlohmann::json regression_json(const RegressionReport& r) {
+    nlohmann::json changes = nlohmann::json::array();
+    for (const auto& c : r.comparison.changes)
+        changes.push_back({{"group", c.group},
+                           {"kind", analysis::to_string(c.kind)},
+                           {"figure", c.name},
+                           {"unit", c.unit},
+                           {"deterministic", c.deterministic},
+                           {"base", sample_json(c.base)},
+                           {"current", sample_json(c.current)},
+                           {"change", json_or_null(c.change)}});
+    nlohmann::json regressions = nlohmann::json::array();
+    for (const auto& v : r.violations)
+        regressions.push_back(analysis::robot_line(r.comparison.changes[v.change], v.gate));
+    return {{"changes", changes},
+            {"regressions", regressions},
+            {"noisy_groups", r.noisy},
+            {"only_in_base", r.comparison.only_in_base},
+            {"only_in_current", r.comparison.only_in_current}};
+}
+
+} // namespace hitmap::report
