@@ -127,13 +127,18 @@ void append_changes(const std::string& group, const std::vector<const RunFigures
         return std::all_of(runs.begin(), runs.end(), [](auto* r) { return r->deterministic; });
     };
     const bool deterministic = all_deterministic(base) && all_deterministic(current);
+    std::optional<store::Source> source = base.front()->source;
+    for (const auto* side : {&base, &current})
+        for (const RunFigures* r : *side)
+            if (r->source != source)
+                source.reset();
     const FigureTable b = collect(base), c = collect(current);
     std::set<std::pair<FigureKind, std::string>> names;
     for (const auto* table : {&b, &c})
         for (const auto& [name, values] : *table)
             names.insert(name);
     for (const auto& name : names) {
-        FigureChange change{group, name.first, name.second, {}, deterministic, {}, {}, {}};
+        FigureChange change{group, name.first, name.second, {}, source, deterministic, {}, {}, {}};
         if (const auto it = b.find(name); it != b.end()) {
             change.unit = it->second.unit;
             change.base = sample_of(it->second.values);
@@ -169,7 +174,9 @@ double floor_of(FigureKind kind) {
 }
 
 std::string gate_text(const Gate& gate) {
-    return fmt::format("{}:{:+g}%", to_string(gate.kind), gate.threshold * 100);
+    return fmt::format("{}{}:{:+g}%",
+                       gate.source ? std::string(store::to_string(*gate.source)) + "." : "",
+                       to_string(gate.kind), gate.threshold * 100);
 }
 
 std::string sample_text(const std::optional<Sample>& s) {
@@ -211,7 +218,7 @@ std::vector<std::string> differing_params(const RunKey& before, const RunKey& af
 }
 
 RunFigures read_run_figures(store::Database& db, const store::RunRecord& run) {
-    RunFigures out{run.id, key_of(run), run.source == store::Source::simulated, {}};
+    RunFigures out{run.id, key_of(run), run.source, run.source == store::Source::simulated, {}};
     if (run.ops_per_s)
         out.figures.push_back({FigureKind::ops, "ops_per_s", *run.ops_per_s, "ops/s"});
     if (const auto c2c = store::read_c2c(db, run.id))
@@ -278,10 +285,10 @@ std::vector<Gate> parse_gates(std::string_view spec) {
         while (!item.empty() && item.back() == ' ')
             item.remove_suffix(1);
         const auto bad = [&](std::string_view why) {
-            return GateSyntaxError(fmt::format(
-                "--fail-on: '{}' {} (expected KIND:[+|-]N%, KIND one of ops, transfers, "
-                "contentions, waits)",
-                item, why));
+            return GateSyntaxError(
+                fmt::format("--fail-on: '{}' {} (expected [SOURCE.]KIND:[+|-]N%, KIND one of ops, "
+                            "transfers, contentions, waits)",
+                            item, why));
         };
         if (item.empty())
             throw bad("is empty");
@@ -289,7 +296,15 @@ std::vector<Gate> parse_gates(std::string_view spec) {
         if (colon == std::string_view::npos)
             throw bad("has no ':'");
         Gate gate;
-        const std::string_view kind = item.substr(0, colon);
+        std::string_view kind = item.substr(0, colon);
+        if (const auto dot = kind.find('.'); dot != std::string_view::npos) {
+            try {
+                gate.source = store::parse_source(kind.substr(0, dot));
+            } catch (const std::invalid_argument&) {
+                throw bad("names no source (simulated, measured, traced)");
+            }
+            kind.remove_prefix(dot + 1);
+        }
         const auto known = std::find_if(kKindNames.begin(), kKindNames.end(),
                                         [&](const auto& k) { return k.second == kind; });
         if (known == kKindNames.end())
@@ -330,7 +345,7 @@ std::vector<Violation> check_gates(const Comparison& comparison, const std::vect
         if (c.kind != FigureKind::ops && larger < floor_of(c.kind))
             continue;
         for (const Gate& gate : gates) {
-            if (gate.kind != c.kind)
+            if (gate.kind != c.kind || (gate.source && gate.source != c.source))
                 continue;
             // At the threshold is past it: 10 -> 12 trips +20 %, although 12 / 10 - 1 is
             // 0.19999999999999996 in doubles.
@@ -357,7 +372,8 @@ std::vector<ViolationSummary> summarize(const Comparison& comparison,
         const std::string& group = comparison.changes[v.change].group;
         const auto same = std::find_if(out.begin(), out.end(), [&](const ViolationSummary& s) {
             return comparison.changes[s.worst.change].group == group &&
-                   s.worst.gate.kind == v.gate.kind && s.worst.gate.threshold == v.gate.threshold;
+                   s.worst.gate.kind == v.gate.kind && s.worst.gate.source == v.gate.source &&
+                   s.worst.gate.threshold == v.gate.threshold;
         });
         if (same == out.end()) {
             out.push_back({v, 1});

@@ -51,6 +51,7 @@ std::vector<std::string> differing_params(const RunKey& before, const RunKey& af
 struct RunFigures {
     std::int64_t run_id = 0;
     RunKey key;
+    store::Source source = store::Source::measured;
     bool deterministic = false; // simulated: the same commit gives the same figures
     std::vector<Figure> figures;
 };
@@ -73,6 +74,7 @@ struct FigureChange {
     std::string group; // describe(key), or "run A → run B"
     FigureKind kind = FigureKind::ops;
     std::string name, unit;
+    std::optional<store::Source> source; // of every run on both sides; nullopt: mixed
     bool deterministic = false;
     std::optional<Sample> base, current; // nullopt: that side has no such figure
     // current.mean / base.mean - 1; nullopt when a side lacks the figure or base.mean is 0.
@@ -92,7 +94,10 @@ Comparison compare_matched(const std::vector<RunFigures>& base,
                            const std::vector<RunFigures>& current);
 
 // `ops:-5%`: a fall of 5 % or more in ops/s fails; `transfers:+20%`: a rise of 20 % or more.
+// `simulated.ops:-1%` gates simulated figures only (exact), `measured.ops:-15%` measured ones
+// (noisy).
 struct Gate {
+    std::optional<store::Source> source; // nullopt: figures of any source
     FigureKind kind = FigureKind::ops;
     double threshold = 0; // relative: -0.05, 0.2; never 0
 };
@@ -100,7 +105,7 @@ class GateSyntaxError : public std::invalid_argument {
 public:
     using std::invalid_argument::invalid_argument;
 };
-// "ops:-5%,transfers:+20%,contentions:+20%"; throws GateSyntaxError naming the bad item.
+// "ops:-5%,transfers:+20%,simulated.contentions:+20%"; throws GateSyntaxError naming the bad item.
 std::vector<Gate> parse_gates(std::string_view spec);
 
 // Figures below these on both sides are shown but not gated: a field touched a few times per

@@ -12,9 +12,11 @@ using ::testing::HasSubstr;
 
 RunFigures run(std::int64_t id, const std::string& variant, const std::string& source,
                std::vector<Figure> figures) {
+    const bool simulated = source.starts_with("simulated");
     return {id,
             {"page-counter-charge", variant, 2, "{}", source},
-            source.starts_with("simulated"),
+            simulated ? store::Source::simulated : store::Source::measured,
+            simulated,
             std::move(figures)};
 }
 
@@ -38,9 +40,23 @@ TEST(Gates, ParseKindsSignsAndPercentages) {
     EXPECT_DOUBLE_EQ(parse_gates("ops:5%")[0].threshold, -0.05);
 }
 
+TEST(Gates, ASourcePrefixGatesOnlyThatSource) {
+    const auto gates = parse_gates("simulated.ops:-1%,measured.ops:-15%");
+    ASSERT_EQ(gates.size(), 2u);
+    EXPECT_EQ(gates[0].source, store::Source::simulated);
+    const auto c = compare_matched(
+        {run(1, "a", "simulated:x", {ops(100)}), run(2, "a", "measured", {ops(100)})},
+        {run(3, "a", "simulated:x", {ops(98)}), run(4, "a", "measured", {ops(90)})});
+    const auto v = check_gates(c, gates);
+    ASSERT_EQ(v.size(), 1u); // -2 % simulated trips -1 %; -10 % measured is within -15 %
+    EXPECT_THAT(robot_line(c.changes[v[0].change], v[0].gate),
+                HasSubstr("simulated:x: ops_per_s 100 -> 98 ops/s (1 vs 1 run; gate "
+                          "simulated.ops:-1%)"));
+}
+
 TEST(Gates, RefuseWhatTheyCannotRead) {
-    for (const char* bad :
-         {"", "ops", "ops:5", "speed:-5%", "ops:-x%", "ops:0%", "ops:-5%,", "ops:--5%", "ops:nan%"})
+    for (const char* bad : {"", "ops", "ops:5", "speed:-5%", "ops:-x%", "ops:0%", "ops:-5%,",
+                            "ops:--5%", "ops:nan%", "guessed.ops:-5%"})
         EXPECT_THROW(parse_gates(bad), GateSyntaxError) << bad;
     try {
         parse_gates("ops:-5%,speed:+1%");
