@@ -4,6 +4,8 @@
 #include "engine/workloads/workload.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 
 namespace hitmap::collector {
@@ -85,6 +87,43 @@ std::vector<RunRequest> simulated_sweeps(std::chrono::nanoseconds virtual_durati
     return requests;
 }
 
+// The folder of the reference calibrations `suite ci` simulates with: HITMAP_DATA_DIR, else the
+// source tree's data/ this binary was built from.
+std::filesystem::path calibration_dir() {
+    const char* env = std::getenv("HITMAP_DATA_DIR");
+    return std::filesystem::path(env && *env ? env : HITMAP_SOURCE_DATA_DIR) / "calibration";
+}
+
+// What CI gates on. Every variant of every workload simulated from the reference calibration
+// (data/calibration/WORKLOAD.json), so its figures are a function of the commit alone: at the
+// fewest threads, at 16 virtual CPUs and at the seed's CPU count of the seed's machine (16 CPUs
+// of xeon-2s-72 for a workload without one), 200 us of virtual time each. Then short measured runs,
+// 3 of each for the noise check.
+std::vector<RunRequest> ci_requests() {
+    using namespace std::chrono_literals;
+    std::vector<RunRequest> requests;
+    for (const engine::Workload* w : engine::all_workloads()) {
+        const auto& info = w->info();
+        RunRequest r = all_variants(info.name, 200us);
+        r.threads = {fewest_and_all_cpus(info).front(), 16};
+        if (info.seed_machine)
+            r.threads.push_back(info.seed_machine->cpus);
+        r.c2c.source = C2cSource::software;
+        r.simulate.emplace();
+        r.simulate->machine = info.seed_machine ? info.seed_machine->machine : "xeon-2s-72";
+        r.simulate->calibration_file = calibration_dir() / (info.name + ".json");
+        requests.push_back(std::move(r));
+    }
+    for (const engine::Workload* w : engine::all_workloads()) {
+        RunRequest r = all_variants(w->info().name, 100ms);
+        r.threads = {fewest_and_all_cpus(w->info()).back()};
+        r.c2c.source = C2cSource::off;
+        r.repeat = 3;
+        requests.push_back(std::move(r));
+    }
+    return requests;
+}
+
 template <typename... Lists> std::vector<RunRequest> joined(Lists... lists) {
     std::vector<RunRequest> all;
     (all.insert(all.end(), lists.begin(), lists.end()), ...);
@@ -104,6 +143,12 @@ std::vector<Suite> builtin_suites() {
          joined(measured_and_traced(1s, 3), simulated_sweeps(1ms))},
         {"quick", "every variant of every workload at all CPUs, 200 ms each (smoke test)",
          every_workload(200ms)},
+        {"ci",
+         "for regression gates: every variant of every workload simulated from the reference "
+         "calibrations in data/calibration (exact on any host) at the fewest threads, 16 CPUs "
+         "and the seed's CPU count, 200 us of virtual time each; then 3 measured runs of 100 ms "
+         "each at all CPUs",
+         ci_requests()},
     };
 }
 
