@@ -62,6 +62,12 @@ public:
     using StoreError::StoreError;
 };
 
+// merge: an input that is the output itself, or holds a table this build does not merge.
+class MergeError : public StoreError {
+public:
+    using StoreError::StoreError;
+};
+
 // A run id the database does not hold.
 class NoSuchRun : public StoreError {
 public:
