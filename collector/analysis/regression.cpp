@@ -1,6 +1,7 @@
 #include "collector/analysis/regression.hpp"
 
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/unknown.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
 
@@ -123,10 +124,6 @@ FigureTable collect(const std::vector<const RunFigures*>& runs) {
 
 void append_changes(const std::string& group, const std::vector<const RunFigures*>& base,
                     const std::vector<const RunFigures*>& current, Comparison& out) {
-    const auto all_deterministic = [](const std::vector<const RunFigures*>& runs) {
-        return std::all_of(runs.begin(), runs.end(), [](auto* r) { return r->deterministic; });
-    };
-    const bool deterministic = all_deterministic(base) && all_deterministic(current);
     std::optional<store::Source> source = base.front()->source;
     for (const auto* side : {&base, &current})
         for (const RunFigures* r : *side)
@@ -138,7 +135,7 @@ void append_changes(const std::string& group, const std::vector<const RunFigures
         for (const auto& [name, values] : *table)
             names.insert(name);
     for (const auto& name : names) {
-        FigureChange change{group, name.first, name.second, {}, source, deterministic, {}, {}, {}};
+        FigureChange change{group, name.first, name.second, {}, source, {}, {}, {}};
         if (const auto it = b.find(name); it != b.end()) {
             change.unit = it->second.unit;
             change.base = sample_of(it->second.values);
@@ -179,11 +176,11 @@ std::string gate_text(const Gate& gate) {
                        to_string(gate.kind), gate.threshold * 100);
 }
 
-std::string sample_text(const std::optional<Sample>& s) {
-    return s ? fmt::format("{:.4g}", s->mean) : "–";
-}
-
 } // namespace
+
+std::string sample_text(const std::optional<Sample>& s) {
+    return s ? fmt::format("{:.4g}", s->mean) : std::string(report::unknown_text);
+}
 
 std::string_view to_string(FigureKind kind) {
     for (const auto& [k, name] : kKindNames)
@@ -209,7 +206,7 @@ std::vector<std::string> differing_params(const RunKey& before, const RunKey& af
     std::vector<std::string> out;
     for (const auto& name : names) {
         const auto text = [&](const nlohmann::json& side) {
-            return side.contains(name) ? side[name].dump() : std::string("–");
+            return side.contains(name) ? side[name].dump() : std::string(report::unknown_text);
         };
         if (text(b) != text(a))
             out.push_back(fmt::format("{}: {} -> {}", name, text(b), text(a)));
@@ -218,7 +215,7 @@ std::vector<std::string> differing_params(const RunKey& before, const RunKey& af
 }
 
 RunFigures read_run_figures(store::Database& db, const store::RunRecord& run) {
-    RunFigures out{run.id, key_of(run), run.source, run.source == store::Source::simulated, {}};
+    RunFigures out{run.id, key_of(run), run.source, {}};
     if (run.ops_per_s)
         out.figures.push_back({FigureKind::ops, "ops_per_s", *run.ops_per_s, "ops/s"});
     if (const auto c2c = store::read_c2c(db, run.id))
@@ -341,8 +338,7 @@ std::vector<Violation> check_gates(const Comparison& comparison, const std::vect
         const FigureChange& c = comparison.changes[i];
         if (!c.current)
             continue;
-        const double larger = std::max(c.current->mean, c.base ? c.base->mean : 0.0);
-        if (c.kind != FigureKind::ops && larger < floor_of(c.kind))
+        if (std::max(c.current->mean, c.base ? c.base->mean : 0.0) < floor_of(c.kind))
             continue;
         for (const Gate& gate : gates) {
             if (gate.kind != c.kind || (gate.source && gate.source != c.source))
@@ -399,7 +395,7 @@ std::string robot_line(const FigureChange& change, const Gate& gate) {
 std::vector<std::string> noisy_groups(const Comparison& comparison, std::size_t repeats) {
     std::vector<std::string> out;
     for (const auto& c : comparison.changes) {
-        if (c.deterministic || c.kind != FigureKind::ops || !c.base || !c.current)
+        if (c.deterministic() || c.kind != FigureKind::ops || !c.base || !c.current)
             continue;
         if ((c.base->n < repeats || c.current->n < repeats) &&
             std::find(out.begin(), out.end(), c.group) == out.end())

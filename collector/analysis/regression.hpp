@@ -52,7 +52,6 @@ struct RunFigures {
     std::int64_t run_id = 0;
     RunKey key;
     store::Source source = store::Source::measured;
-    bool deterministic = false; // simulated: the same commit gives the same figures
     std::vector<Figure> figures;
 };
 
@@ -69,16 +68,19 @@ struct Sample {
     std::size_t n = 0;
     double mean = 0, min = 0, max = 0;
 };
+// The mean with 4 significant digits, or "–" for a side without the figure.
+std::string sample_text(const std::optional<Sample>& s);
 
 struct FigureChange {
     std::string group; // describe(key), or "run A → run B"
     FigureKind kind = FigureKind::ops;
     std::string name, unit;
     std::optional<store::Source> source; // of every run on both sides; nullopt: mixed
-    bool deterministic = false;
     std::optional<Sample> base, current; // nullopt: that side has no such figure
     // current.mean / base.mean - 1; nullopt when a side lacks the figure or base.mean is 0.
     std::optional<double> change;
+    // Simulated on both sides: the same commit gives the same figures, so it is gated exactly.
+    bool deterministic() const { return source == store::Source::simulated; }
 };
 
 struct Comparison {

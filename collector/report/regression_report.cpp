@@ -4,7 +4,9 @@
 #include "collector/report/unknown.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 #include <set>
 
@@ -52,10 +54,6 @@ std::vector<Group> shown_groups(const RegressionReport& r) {
     return groups;
 }
 
-std::string value_text(const std::optional<analysis::Sample>& s) {
-    return s ? fmt::format("{:.4g}", s->mean) : std::string(unknown_text);
-}
-
 // Half the range over the mean: "±1.2%" for three repeats; "–" for a single run.
 std::string spread_text(const std::optional<analysis::Sample>& s) {
     if (!s || s->n < 2 || s->mean == 0)
@@ -78,9 +76,21 @@ std::string runs_text(const RegressionReport& r, const Group& g) {
         const FigureChange& c = r.comparison.changes[i];
         if (c.kind == FigureKind::ops && c.base && c.current)
             return fmt::format("{} vs {} runs{}", c.base->n, c.current->n,
-                               c.deterministic ? ", simulated: exact" : "");
+                               c.deterministic() ? ", simulated: exact" : "");
     }
     return "";
+}
+
+// A figure's row: name, base, its spread, current, its spread, change, unit. The name is as
+// stored; each format escapes it.
+std::array<std::string, 7> row_cells(const FigureChange& c) {
+    return {c.name,
+            analysis::sample_text(c.base),
+            spread_text(c.base),
+            analysis::sample_text(c.current),
+            spread_text(c.current),
+            change_text(c),
+            c.unit};
 }
 
 std::string md_cell(const std::string& text) {
@@ -123,11 +133,10 @@ std::string regression_text(const RegressionReport& r) {
         out += fmt::format("  {:<{}} {:>11} {:>7} {:>11} {:>7} {:>8}  {}\n", "figure", width,
                            "base", "spread", "current", "spread", "change", "unit");
         for (std::size_t i : g.rows) {
-            const FigureChange& c = r.comparison.changes[i];
-            out +=
-                fmt::format("  {:<{}} {:>11} {:>7} {:>11} {:>7} {:>8}  {}\n",
-                            escape_control(c.name), width, value_text(c.base), spread_text(c.base),
-                            value_text(c.current), spread_text(c.current), change_text(c), c.unit);
+            const auto cells = row_cells(r.comparison.changes[i]);
+            out += fmt::format("  {:<{}} {:>11} {:>7} {:>11} {:>7} {:>8}  {}\n",
+                               escape_control(cells[0]), width, cells[1], cells[2], cells[3],
+                               cells[4], cells[5], cells[6]);
         }
     }
     for (const auto& name : r.comparison.only_in_base)
@@ -151,10 +160,10 @@ std::string regression_markdown(const RegressionReport& r) {
         out += "| figure | base | spread | current | spread | change | unit |\n"
                "|---|---:|---:|---:|---:|---:|---|\n";
         for (std::size_t i : g.rows) {
-            const FigureChange& c = r.comparison.changes[i];
-            out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", md_cell(c.name),
-                               value_text(c.base), spread_text(c.base), value_text(c.current),
-                               spread_text(c.current), change_text(c), c.unit);
+            auto cells = row_cells(r.comparison.changes[i]);
+            for (auto& cell : cells)
+                cell = md_cell(cell);
+            out += fmt::format("| {} |\n", fmt::join(cells, " | "));
         }
     }
     if (!r.comparison.only_in_base.empty() || !r.comparison.only_in_current.empty())
@@ -173,7 +182,7 @@ nlohmann::json regression_json(const RegressionReport& r) {
                            {"kind", analysis::to_string(c.kind)},
                            {"figure", c.name},
                            {"unit", c.unit},
-                           {"deterministic", c.deterministic},
+                           {"deterministic", c.deterministic()},
                            {"base", sample_json(c.base)},
                            {"current", sample_json(c.current)},
                            {"change", json_or_null(c.change)}});

@@ -20,11 +20,13 @@ struct Mapped {
 };
 
 // How the rows of one table follow the runs they belong to: which rows are copied (`rows`, a
-// condition on the input's row `s`), and which columns are renumbered. machine, run, layout and
-// lock_table get new ids and are copied row by row; everything else in one statement.
+// condition on the input's row `s`), which columns are renumbered, and which are left for the
+// output to fill (a new id, or a column set once every run is in). Everything but machines and
+// layouts, which are matched by content, is copied this way.
 struct TableCopy {
     std::string_view table, rows;
     std::vector<Mapped> mapped;
+    std::vector<std::string_view> assigned{};
     bool shared = false; // rows the output may hold already (OR IGNORE keeps the output's)
 };
 
@@ -48,6 +50,7 @@ const std::vector<TableCopy>& bulk_tables() {
         {"layout_field",
          "s.layout_id IN (SELECT old FROM temp.layout_map)",
          {{"layout_id", "layout_map"}},
+         {},
          true},
     };
     return tables;
@@ -81,9 +84,11 @@ void check_every_table_is_merged(SQLite::Database& sql, const std::filesystem::p
     }
 }
 
-void copy_table(SQLite::Database& sql, const TableCopy& t) {
+std::string copy_sql(SQLite::Database& sql, const TableCopy& t) {
     std::string names, values;
     for (const std::string& c : columns_of(sql, t.table)) {
+        if (std::find(t.assigned.begin(), t.assigned.end(), c) != t.assigned.end())
+            continue;
         names += (names.empty() ? "" : ", ") + c;
         const auto m = std::find_if(t.mapped.begin(), t.mapped.end(),
                                     [&](const Mapped& x) { return x.column == c; });
@@ -92,8 +97,12 @@ void copy_table(SQLite::Database& sql, const TableCopy& t) {
                        ? "s." + c
                        : fmt::format("(SELECT new FROM temp.{} WHERE old = s.{})", m->map, c));
     }
-    sql.exec(fmt::format("INSERT {}INTO main.{} ({}) SELECT {} FROM src.{} s WHERE {}",
-                         t.shared ? "OR IGNORE " : "", t.table, names, values, t.table, t.rows));
+    return fmt::format("INSERT {}INTO main.{} ({}) SELECT {} FROM src.{} s WHERE {}",
+                       t.shared ? "OR IGNORE " : "", t.table, names, values, t.table, t.rows);
+}
+
+void copy_table(SQLite::Database& sql, const TableCopy& t) {
+    sql.exec(copy_sql(sql, t));
 }
 
 // A machine is the output's when every column but id and first_seen matches (machines are
@@ -122,13 +131,10 @@ std::vector<std::string> plain_run_columns(SQLite::Database& sql) {
 }
 
 void map_runs(SQLite::Database& sql, MergeCounts& counts) {
-    const auto columns = plain_run_columns(sql);
     // Equal in every column but the ids; the first three are run_by_workload's, for its index.
-    std::string names,
-        same = " AND m.workload = s.workload AND m.variant = s.variant AND m.started_at = "
-               "s.started_at";
-    for (const auto& c : columns) {
-        names += ", " + c;
+    std::string same = " AND m.workload = s.workload AND m.variant = s.variant AND m.started_at = "
+                       "s.started_at";
+    for (const auto& c : plain_run_columns(sql)) {
         // writer_pid/start describe a process on the machine that wrote the run, not the run.
         if (c != "writer_pid" && c != "writer_start")
             same += fmt::format(" AND m.{0} IS s.{0}", c);
@@ -139,15 +145,9 @@ void map_runs(SQLite::Database& sql, MergeCounts& counts) {
                          "= (SELECT new FROM temp.machine_map WHERE old = s.machine_id){}",
                          same));
     SQLite::Statement insert(
-        sql, fmt::format("INSERT INTO main.run (machine_id{0}) SELECT (SELECT new FROM "
-                         "temp.machine_map WHERE old = s.machine_id){1} FROM src.run s WHERE "
-                         "s.id = ?",
-                         names, [&] {
-                             std::string out;
-                             for (const auto& c : columns)
-                                 out += ", s." + c;
-                             return out;
-                         }()));
+        sql,
+        copy_sql(sql,
+                 {"run", "s.id = ?", {{"machine_id", "machine_map"}}, {"id", "predicted_from"}}));
     SQLite::Statement map(sql, "INSERT INTO temp.run_map (old, new, fresh) VALUES (?, ?, ?)");
     while (each.executeStep()) {
         const std::int64_t old = each.getColumn(0).getInt64();
@@ -188,17 +188,7 @@ void map_layouts_and_lock_tables(SQLite::Database& sql) {
              "main.layout m ON m.signature = s.signature WHERE s.id IN (SELECT layout_id FROM "
              "src.object s WHERE " +
              std::string(kFreshRun) + ")");
-    auto columns = columns_of(sql, "lock_table");
-    std::erase_if(columns, [](const std::string& c) { return c == "id" || c == "run_id"; });
-    std::string names, values;
-    for (const auto& c : columns) {
-        names += ", " + c;
-        values += ", s." + c;
-    }
-    sql.exec(fmt::format("INSERT INTO main.lock_table (run_id{}) SELECT (SELECT new FROM "
-                         "temp.run_map WHERE old = s.run_id){} FROM src.lock_table s WHERE {} "
-                         "ORDER BY s.id",
-                         names, values, kFreshRun));
+    copy_table(sql, {"lock_table", kFreshRun, {{"run_id", "run_map"}}, {"id"}});
     // (run_id, position) is unique: the new table of each old one.
     sql.exec("INSERT INTO temp.table_map (old, new) SELECT s.id, m.id FROM src.lock_table s JOIN "
              "temp.run_map r ON r.old = s.run_id AND r.fresh JOIN main.lock_table m ON m.run_id = "

@@ -12,11 +12,9 @@ using ::testing::HasSubstr;
 
 RunFigures run(std::int64_t id, const std::string& variant, const std::string& source,
                std::vector<Figure> figures) {
-    const bool simulated = source.starts_with("simulated");
     return {id,
             {"page-counter-charge", variant, 2, "{}", source},
-            simulated ? store::Source::simulated : store::Source::measured,
-            simulated,
+            source.starts_with("simulated") ? store::Source::simulated : store::Source::measured,
             std::move(figures)};
 }
 
@@ -84,7 +82,7 @@ TEST(Gates, SimulatedFiguresAreGatedExactly) {
     // 20 % exactly is past a 20 % gate; a hair less is not.
     const auto at = compare_runs({run(1, "v6.1", "simulated:x", {usage(10)})},
                                  {run(2, "v6.1", "simulated:x", {usage(12)})}, "g");
-    EXPECT_TRUE(at.changes[0].deterministic);
+    EXPECT_TRUE(at.changes[0].deterministic());
     EXPECT_EQ(check_gates(at, parse_gates("transfers:+20%")).size(), 1u);
     const auto below = compare_runs({run(1, "v6.1", "simulated:x", {usage(10)})},
                                     {run(2, "v6.1", "simulated:x", {usage(11.99)})}, "g");
