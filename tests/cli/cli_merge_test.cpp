@@ -11,12 +11,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-nlohmann::json runs_of(const std::string& db, const TempDir& dir) {
-    const CliResult r = run_cli({"show", "--json", "--db", db}, dir.path());
-    EXPECT_EQ(r.status, 0) << r.err;
-    return nlohmann::json::parse(r.out);
-}
-
 TEST(CliMerge, TwoDatabasesBecomeOneAndAReMergeAddsNothing) {
     TempDir dir;
     const auto a = (dir / "a.db").string(), b = (dir / "b.db").string();
@@ -35,7 +29,7 @@ TEST(CliMerge, TwoDatabasesBecomeOneAndAReMergeAddsNothing) {
     ASSERT_EQ(first.status, 0) << first.err;
     EXPECT_THAT(first.out, HasSubstr("a.db: 2 runs added, 0 already in"));
     EXPECT_THAT(first.out, HasSubstr("1 trace file copied"));
-    const auto merged = runs_of(all, dir);
+    const auto merged = show_json(all, dir);
     ASSERT_EQ(merged.size(), 4u);
 
     // a's runs are 3 and 4 now: the prediction points at 3, and 3's report reads its copied
@@ -54,7 +48,7 @@ TEST(CliMerge, TwoDatabasesBecomeOneAndAReMergeAddsNothing) {
     ASSERT_EQ(again.status, 0) << again.err;
     EXPECT_THAT(again.out, HasSubstr("a.db: 0 runs added, 2 already in"));
     EXPECT_THAT(again.out, HasSubstr("b.db: 0 runs added, 2 already in"));
-    EXPECT_EQ(runs_of(all, dir).size(), 4u);
+    EXPECT_EQ(show_json(all, dir).size(), 4u);
 }
 
 TEST(CliMerge, RefusesItsOutputAndFilesItCannotRead) {
@@ -75,7 +69,7 @@ TEST(CliMerge, RefusesItsOutputAndFilesItCannotRead) {
     std::filesystem::copy_file(std::string(HITMAP_TEST_DATA) + "/small.db", dir / "old.db");
     EXPECT_THAT(refused({"merge", (dir / "old.db").string(), "-o", a}),
                 HasSubstr("schema version 7, this hitmap needs 8"));
-    EXPECT_EQ(runs_of(a, dir).size(), 1u);
+    EXPECT_EQ(show_json(a, dir).size(), 1u);
 }
 
 } // namespace

@@ -36,12 +36,6 @@ std::filesystem::path write_text(const TempDir& dir, const std::string& name,
     return path;
 }
 
-nlohmann::json show_json(const std::string& db, const TempDir& dir) {
-    const auto r = run_cli({"show", "--json", "--db", db}, dir.path());
-    EXPECT_EQ(r.status, 0) << r.err;
-    return nlohmann::json::parse(r.out);
-}
-
 // Acceptance 3: an imported lock_stat table knows neither threads nor duration.
 TEST(CliProvenance, ImportedRunShowsUnknownThreadsAndDuration) {
     TempDir dir;

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
@@ -66,6 +68,13 @@ inline CliResult seed_run(const std::string& db, const std::filesystem::path& sc
                                   "1",   "--iterations",        iterations,  "--db", db};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_cli(args, scratch);
+}
+
+// The database's runs as `show --json` prints them.
+inline nlohmann::json show_json(const std::string& db, const TempDir& dir) {
+    const CliResult r = run_cli({"show", "--json", "--db", db}, dir.path());
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(r.out);
 }
 
 inline int count_lines(const std::string& s) {
