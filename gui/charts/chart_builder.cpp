@@ -76,7 +76,23 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     return chart;
 }
 
-QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& series) {
+QChart* wait_chart(const QString& lock_class, const std::vector<analysis::HistogramBar>& bars) {
+    QStringList labels;
+    QList<double> counts;
+    for (const auto& b : bars) {
+        labels << QString::fromStdString(b.label);
+        counts << b.count;
+    }
+    QChart* chart =
+        bar_chart(QObject::tr("Wait times of %1 (log2 buckets, lower bound)").arg(lock_class),
+                  labels, {BarSet{QObject::tr("waits"), counts}}, QObject::tr("waits"));
+    // A bucket per power of two: upright labels would be elided to "…".
+    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
+        axis->setLabelsAngle(-90);
+    return chart;
+}
+
+QChart* scaling_chart(const QString& title, const std::vector<analysis::ScalingSeries>& series) {
     QChart* chart = new_chart(title);
     auto* x = new QValueAxis;
     x->setTitleText(QStringLiteral("threads"));
@@ -87,15 +103,16 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
     chart->addAxis(y, Qt::AlignLeft);
     int max_threads = 1;
     double top = 0;
-    std::map<QString, QColor> variant_colour;
-    for (const ScalingSeries& s : series) {
+    std::map<std::string, QColor> variant_colour;
+    for (const analysis::ScalingSeries& s : series) {
+        const QString name = QString::fromStdString(s.name);
         auto* median = new QLineSeries;
-        median->setName(s.name);
+        median->setName(name);
         auto* low = new QLineSeries;
         auto* high = new QLineSeries;
         auto* marks = new QScatterSeries;
         marks->setMarkerSize(7);
-        for (const ScalingPoint& p : s.points) {
+        for (const analysis::ScalingPoint& p : s.points) {
             median->append(p.threads, p.median / 1e6);
             marks->append(p.threads, p.median / 1e6);
             low->append(p.threads, p.min / 1e6);
@@ -131,13 +148,13 @@ QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& se
         }
         if (s.stops_growing_at) {
             median->setName(
-                QStringLiteral("%1: stops growing at %2").arg(s.name).arg(*s.stops_growing_at));
+                QStringLiteral("%1: stops growing at %2").arg(name).arg(*s.stops_growing_at));
             auto* knee = new QScatterSeries;
             knee->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
             knee->setMarkerSize(13);
             knee->setColor(Qt::transparent);
             knee->setBorderColor(median->color());
-            for (const ScalingPoint& p : s.points)
+            for (const analysis::ScalingPoint& p : s.points)
                 if (p.threads == *s.stops_growing_at)
                     knee->append(p.threads, p.median / 1e6);
             chart->addSeries(knee);

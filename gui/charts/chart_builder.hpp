@@ -1,7 +1,8 @@
 #pragma once
 // Every chart in the app is built here from plain values, so views and export draw the same
 // pictures and a later move to Qt Graphs stays in this file.
-#include "gui/models/scaling.hpp"
+#include "collector/analysis/lock_changes.hpp"
+#include "collector/analysis/scaling.hpp"
 
 #include <QList>
 #include <QString>
@@ -28,7 +29,9 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
                   const std::vector<BarSet>& sets, const QString& value_axis,
                   ValueScale scale = ValueScale::linear);
 // Median ops/s per thread count, one line per variant, with a band from min to max repeat.
-QChart* scaling_chart(const QString& title, const std::vector<ScalingSeries>& series);
+QChart* scaling_chart(const QString& title, const std::vector<analysis::ScalingSeries>& series);
+// One lock class's wait times, a bar per log2 bucket.
+QChart* wait_chart(const QString& lock_class, const std::vector<analysis::HistogramBar>& bars);
 
 // A view for export and tests too: antialiased, no animation.
 QChartView* chart_view(QChart* chart, QWidget* parent = nullptr);

@@ -58,25 +58,6 @@ Column<Row> optional_column(const QString& title, std::optional<double> Row::*me
             heat};
 }
 
-// Summed over sides and tables, per class name.
-struct Totals {
-    std::optional<double> contentions, wait_us;
-};
-std::map<QString, Totals> totals_by_name(const std::vector<store::LockData>& tables) {
-    std::map<QString, Totals> out;
-    for (const auto& t : tables)
-        for (const auto& c : t.report.classes)
-            for (const auto* side : {&c.write, &c.read})
-                if (*side) {
-                    Totals& x = out[QString::fromStdString(c.name)];
-                    if (auto v = count((*side)->contentions))
-                        x.contentions = x.contentions.value_or(0) + *v;
-                    if (auto v = micros((*side)->wait.total_ns))
-                        x.wait_us = x.wait_us.value_or(0) + *v;
-                }
-    return out;
-}
-
 } // namespace
 
 std::vector<LockRow> lock_rows(const std::vector<store::LockData>& tables) {
@@ -145,42 +126,10 @@ std::vector<Column<LockPointRow>> lock_point_columns() {
     };
 }
 
-std::optional<double> LockCompareRow::change_percent() const {
-    if (!contentions_before || !contentions_after || *contentions_before <= 0)
-        return std::nullopt;
-    return (*contentions_after / *contentions_before - 1) * 100;
-}
-
-std::vector<LockCompareRow> lock_compare_rows(const std::vector<store::LockData>& before,
-                                              const std::vector<store::LockData>& after) {
-    const auto b = totals_by_name(before), a = totals_by_name(after);
-    std::map<QString, LockCompareRow> merged;
-    for (const auto& [name, t] : b) {
-        auto& r = merged[name];
-        r.name = name;
-        r.contentions_before = t.contentions;
-        r.wait_before_us = t.wait_us;
-    }
-    for (const auto& [name, t] : a) {
-        auto& r = merged[name];
-        r.name = name;
-        r.contentions_after = t.contentions;
-        r.wait_after_us = t.wait_us;
-    }
-    std::vector<LockCompareRow> rows;
-    for (auto& [name, r] : merged)
-        rows.push_back(std::move(r));
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
-        return std::max(x.contentions_before.value_or(0), x.contentions_after.value_or(0)) >
-               std::max(y.contentions_before.value_or(0), y.contentions_after.value_or(0));
-    });
-    return rows;
-}
-
-std::vector<Column<LockCompareRow>> lock_compare_columns() {
-    using R = LockCompareRow;
+std::vector<Column<analysis::LockChange>> lock_compare_columns() {
+    using R = analysis::LockChange;
     return {
-        {QStringLiteral("Class"), [](const R& r) { return r.name; }},
+        {QStringLiteral("Class"), [](const R& r) { return QString::fromStdString(r.name); }},
         // No heat bars: each column would be scaled to its own maximum, and a full bar after a
         // 99 % drop reads as no change.
         optional_column(QStringLiteral("Contentions before"), &R::contentions_before, 0),
@@ -194,48 +143,6 @@ std::vector<Column<LockCompareRow>> lock_compare_columns() {
         optional_column(QStringLiteral("Wait total before µs"), &R::wait_before_us, 2),
         optional_column(QStringLiteral("Wait total after µs"), &R::wait_after_us, 2),
     };
-}
-
-namespace {
-QString duration_label(std::size_t bucket) {
-    const double ns = bucket == 0 ? 0 : static_cast<double>(std::uint64_t{1} << bucket);
-    return ns < 1e3   ? QStringLiteral("%1ns").arg(ns)
-           : ns < 1e6 ? QStringLiteral("%1µs").arg(ns / 1e3, 0, 'g', 3)
-           : ns < 1e9 ? QStringLiteral("%1ms").arg(ns / 1e6, 0, 'g', 3)
-                      : QStringLiteral("%1s").arg(ns / 1e9, 0, 'g', 3);
-}
-} // namespace
-
-HistogramBars histogram_bars(const locks::WaitHistogram& histogram) {
-    const auto& c = histogram.counts;
-    const std::uint64_t peak = *std::max_element(c.begin(), c.end());
-    HistogramBars bars;
-    if (peak == 0)
-        return bars;
-    // Buckets with at least 1/1000 of the peak get a bar each; the thin tails on either side
-    // are summed into one "<" and one "≥" bar, so every wait is still counted.
-    std::size_t first = c.size(), last = 0;
-    for (std::size_t i = 0; i < c.size(); ++i)
-        if (c[i] > 0 && c[i] * 1000 >= peak) {
-            first = std::min(first, i);
-            last = i;
-        }
-    double below = 0, above = 0;
-    for (std::size_t i = 0; i < c.size(); ++i)
-        (i < first ? below : above) += i < first || i > last ? static_cast<double>(c[i]) : 0;
-    if (below > 0) {
-        bars.labels << QStringLiteral("<") + duration_label(first);
-        bars.counts << below;
-    }
-    for (std::size_t i = first; i <= last; ++i) {
-        bars.labels << duration_label(i);
-        bars.counts << static_cast<double>(c[i]);
-    }
-    if (above > 0) {
-        bars.labels << QStringLiteral("≥") + duration_label(last + 1);
-        bars.counts << above;
-    }
-    return bars;
 }
 
 } // namespace hitmap::gui

@@ -2,6 +2,7 @@
 // Lock tables as table rows: one row per class and side (lock_stat's "name", "-W", "-R"
 // rows), the call sites of one class, and two runs' classes side by side. Times in µs, as
 // lock_stat prints them; a value the source did not provide stays empty, never 0.
+#include "collector/analysis/lock_changes.hpp"
 #include "collector/store/lock_tables.hpp"
 #include "gui/models/table_model.hpp"
 
@@ -32,23 +33,7 @@ struct LockPointRow {
 std::vector<LockPointRow> lock_point_rows(const locks::LockClassStats& cls);
 std::vector<Column<LockPointRow>> lock_point_columns();
 
-// One class in two runs: contentions and total wait before and after.
-struct LockCompareRow {
-    QString name;
-    std::optional<double> contentions_before, contentions_after, wait_before_us, wait_after_us;
-    // after / before - 1 in percent, when both are known and before > 0
-    std::optional<double> change_percent() const;
-};
-std::vector<LockCompareRow> lock_compare_rows(const std::vector<store::LockData>& before,
-                                              const std::vector<store::LockData>& after);
-std::vector<Column<LockCompareRow>> lock_compare_columns();
-
-// A log2 histogram as bars labelled by their lower bound ("512ns", "1.02µs", ...): one per
-// bucket holding at least 1/1000 of the peak, the thinner tails summed into a "<" and a "≥" bar.
-struct HistogramBars {
-    QStringList labels;
-    QList<double> counts;
-};
-HistogramBars histogram_bars(const locks::WaitHistogram& histogram);
+// Two runs' classes side by side (analysis::lock_changes).
+std::vector<Column<analysis::LockChange>> lock_compare_columns();
 
 } // namespace hitmap::gui

@@ -128,11 +128,11 @@ CompareView::CompareView(QWidget* parent)
 }
 
 bool CompareView::showLocks(const CompareData& data) {
-    auto rows = lock_compare_rows(data.before.locks, data.after.locks);
+    auto rows = analysis::lock_changes(data.before.locks, data.after.locks);
     QStringList categories;
     BarSet before{run_label(data.before.run), {}}, after{run_label(data.after.run), {}};
     for (std::size_t i = 0; i < rows.size() && i < 8; ++i) { // the busiest classes stay legible
-        categories << rows[i].name;
+        categories << QString::fromStdString(rows[i].name);
         before.values << rows[i].contentions_before.value_or(0);
         after.values << rows[i].contentions_after.value_or(0);
     }

@@ -14,18 +14,6 @@
 
 namespace hitmap::gui {
 
-namespace {
-QChart* wait_chart(const QString& name, const HistogramBars& bars) {
-    QChart* chart =
-        bar_chart(QObject::tr("Wait times of %1 (log2 buckets, lower bound)").arg(name),
-                  bars.labels, {BarSet{QObject::tr("waits"), bars.counts}}, QObject::tr("waits"));
-    // A bucket per power of two: upright labels would be elided to "…".
-    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
-        axis->setLabelsAngle(-90);
-    return chart;
-}
-} // namespace
-
 LocksView::LocksView(QWidget* parent)
     : QWidget(parent)
     , header_(new QLabel(this))
@@ -89,8 +77,9 @@ void LocksView::showClass(int source_row) {
         const store::LockData& table = run_->locks[row.table];
         const locks::LockClassStats& cls = table.report.classes[row.cls];
         const auto h = table.histograms.find(cls.name);
-        histogram_->setChart(wait_chart(
-            row.name, h == table.histograms.end() ? HistogramBars{} : histogram_bars(h->second)));
+        histogram_->setChart(wait_chart(row.name, h == table.histograms.end()
+                                                      ? std::vector<analysis::HistogramBar>{}
+                                                      : analysis::histogram_bars(h->second)));
         points_->model()->setRows(lock_point_rows(cls), lock_point_columns());
         points_->fitColumns();
     }

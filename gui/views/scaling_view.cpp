@@ -1,7 +1,6 @@
 #include "gui/views/scaling_view.hpp"
 
 #include "gui/charts/chart_builder.hpp"
-#include "gui/models/scaling.hpp"
 
 #include <QChart>
 #include <QChartView>
@@ -49,7 +48,7 @@ void ScalingView::rebuild() {
     view_->setChart(scaling_chart(tr("%1: throughput vs threads (median, band = min..max over "
                                      "repeats)")
                                       .arg(workload_->currentText()),
-                                  scaling_series(runs_, workload)));
+                                  analysis::scaling_series(runs_, workload)));
     delete old; // setChart releases the old chart to us
 }
 

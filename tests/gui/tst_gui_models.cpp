@@ -2,6 +2,7 @@
 // every model under QAbstractItemModelTester, the strip geometry of the v6.0 and v6.1
 // layouts, scaling series, comparisons with a stored prediction, latest-request-wins loading.
 #include "collector/analysis/comparison.hpp"
+#include "collector/analysis/scaling.hpp"
 #include "collector/run/progress.hpp"
 #include "fixture.hpp"
 #include "gui/models/c2c_rows.hpp"
@@ -9,7 +10,6 @@
 #include "gui/models/lock_rows.hpp"
 #include "gui/models/progress_line.hpp"
 #include "gui/models/run_tree_model.hpp"
-#include "gui/models/scaling.hpp"
 #include "gui/models/strip_layout.hpp"
 #include "gui/models/table_model.hpp"
 
@@ -243,46 +243,13 @@ private slots:
     }
 
     void scaling() {
-        const auto series = scaling_series(list_.runs, "page-counter-charge");
+        const auto series = analysis::scaling_series(list_.runs, "page-counter-charge");
         QCOMPARE(series.size(), std::size_t(2)); // the prediction has no throughput
-        QCOMPARE(series[0].variant, QStringLiteral("v6.0"));
+        QCOMPARE(series[0].variant, std::string("v6.0"));
         QCOMPARE(series[0].points.size(), std::size_t(1));
         QCOMPARE(series[0].points[0].threads, 2);
         QVERIFY(series[0].points[0].median > 0);
-        QVERIFY(scaling_series(list_.runs, "no-such-workload").empty());
-    }
-
-    // Issue 11: a simulated machine's curve is its own, named by the machine, and says where
-    // it stops growing; a curve still growing at its last point says nothing.
-    void scalingKeepsSimulatedMachinesApartAndFindsWhereACurveStops() {
-        std::vector<store::RunRecord> runs;
-        const auto add = [&](store::Source source, std::optional<std::string> machine, int threads,
-                             double ops_per_s) {
-            store::RunRecord r;
-            r.workload = "w";
-            r.variant = "v";
-            r.source = source;
-            r.status = store::RunStatus::complete;
-            r.threads = threads;
-            r.ops_per_s = ops_per_s;
-            r.simulated_machine = std::move(machine);
-            runs.push_back(r);
-        };
-        add(store::Source::measured, std::nullopt, 1, 10);
-        add(store::Source::measured, std::nullopt, 2, 19);
-        for (const auto& [threads, ops] :
-             {std::pair{1, 10.0}, {8, 50.0}, {16, 80.0}, {32, 78.0}, {72, 81.0}})
-            add(store::Source::simulated, "big", threads, ops);
-        add(store::Source::simulated, "small", 1, 5);
-        add(store::Source::simulated, "small", 4, 15);
-        const auto series = scaling_series(runs, "w");
-        QCOMPARE(series.size(), std::size_t(3));
-        QCOMPARE(series[0].name, QStringLiteral("v (measured)"));
-        QVERIFY(!series[0].stops_growing_at); // still growing at 2
-        QCOMPARE(series[1].name, QStringLiteral("v (simulated big)"));
-        QCOMPARE(series[1].stops_growing_at, std::optional<int>(16)); // 80 is within 5 % of 81
-        QCOMPARE(series[2].name, QStringLiteral("v (simulated small)"));
-        QCOMPARE(series[2].points.size(), std::size_t(2));
+        QVERIFY(analysis::scaling_series(list_.runs, "no-such-workload").empty());
     }
 
     void compareWithPrediction() {
@@ -330,30 +297,15 @@ private slots:
         QCOMPARE(points.size(), std::size_t(1));
         QCOMPARE(points[0].site, QStringLiteral("task_rq_lock+0x43/0x75"));
         check_table(points, lock_point_columns());
-
-        const auto bars = histogram_bars(tables[0].histograms.at("&rq->lock"));
-        QCOMPARE(bars.labels, (QStringList{QStringLiteral("512ns"), QStringLiteral("1.02µs"),
-                                           QStringLiteral("2.05µs")}));
-        QCOMPARE(bars.counts, (QList<double>{1, 0, 1}));
-        locks::WaitHistogram tails;
-        for (int i = 0; i < 5000; ++i)
-            tails.record(600);
-        tails.record(3);         // below 1/1000 of the peak
-        tails.record(1'000'000); // above
-        const auto tail_bars = histogram_bars(tails);
-        QCOMPARE(tail_bars.labels, (QStringList{QStringLiteral("<512ns"), QStringLiteral("512ns"),
-                                                QStringLiteral("≥1.02µs")}));
-        QCOMPARE(tail_bars.counts, (QList<double>{1, 5000, 1}));
     }
 
     void lockCompare() {
-        const auto rows = lock_compare_rows({lock_table(100)}, {lock_table(10)});
-        QCOMPARE(rows.size(), std::size_t(2));
-        QCOMPARE(rows[0].name, QStringLiteral("&counter->lock"));
-        QCOMPARE(rows[1].contentions_before.value(), 105.0); // both sides summed
-        QCOMPARE(rows[1].contentions_after.value(), 15.0);
-        QCOMPARE(qRound(*rows[1].change_percent()), -86);
-        QVERIFY(!rows[0].wait_before_us);
+        const auto rows = analysis::lock_changes({lock_table(100)}, {lock_table(10)});
+        TableModel model;
+        model.setRows(rows, lock_compare_columns());
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("&counter->lock"));
+        QCOMPARE(model.index(1, 3).data().toString(), QStringLiteral("-85.7%"));
+        QCOMPARE(model.index(0, 4).data().toString(), QStringLiteral("–"));
         check_table(rows, lock_compare_columns());
     }
 

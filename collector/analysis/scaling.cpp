@@ -1,10 +1,11 @@
-#include "gui/models/scaling.hpp"
+#include "collector/analysis/scaling.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <tuple>
 
-namespace hitmap::gui {
+namespace hitmap::analysis {
 
 namespace {
 
@@ -18,12 +19,10 @@ std::optional<int> stops_growing_at(const std::vector<ScalingPoint>& points) {
     return std::nullopt;
 }
 
-QString series_name(const std::string& variant, store::Source source, const std::string& machine) {
-    const QString name = QString::fromStdString(variant);
-    const QString how = QString::fromUtf8(store::to_string(source).data());
-    return machine.empty()
-               ? QStringLiteral("%1 (%2)").arg(name, how)
-               : QStringLiteral("%1 (%2 %3)").arg(name, how, QString::fromStdString(machine));
+std::string series_name(const std::string& variant, store::Source source,
+                        const std::string& machine) {
+    return machine.empty() ? fmt::format("{} ({})", variant, store::to_string(source))
+                           : fmt::format("{} ({} {})", variant, store::to_string(source), machine);
 }
 
 } // namespace
@@ -42,9 +41,7 @@ std::vector<ScalingSeries> scaling_series(const std::vector<store::RunRecord>& r
     std::vector<ScalingSeries> out;
     for (auto& [key, by_threads] : grouped) {
         const auto& [variant, source, machine] = key;
-        ScalingSeries s{
-            QString::fromStdString(variant),       source, QString::fromStdString(machine),
-            series_name(variant, source, machine), {},     std::nullopt};
+        ScalingSeries s{variant, source, machine, series_name(variant, source, machine), {}, {}};
         for (auto& [threads, values] : by_threads) {
             std::sort(values.begin(), values.end());
             const std::size_t n = values.size();
@@ -58,4 +55,4 @@ std::vector<ScalingSeries> scaling_series(const std::vector<store::RunRecord>& r
     return out;
 }
 
-} // namespace hitmap::gui
+} // namespace hitmap::analysis

@@ -1,13 +1,13 @@
 #pragma once
 // Throughput against thread count per variant, with the spread across repeated runs: the data
-// behind the scaling chart.
+// behind the scaling charts of the app and of the reports.
 #include "collector/store/records.hpp"
 
-#include <QString>
 #include <optional>
+#include <string>
 #include <vector>
 
-namespace hitmap::gui {
+namespace hitmap::analysis {
 
 struct ScalingPoint {
     int threads = 0;
@@ -16,10 +16,10 @@ struct ScalingPoint {
 };
 
 struct ScalingSeries {
-    QString variant;
+    std::string variant;
     store::Source source = store::Source::measured; // never pooled: one series per source
-    QString machine;                  // the simulated machine; empty for this machine's runs
-    QString name;                     // "v6.0 (measured)", "v6.0 (simulated xeon-2s-72)"
+    std::string machine;              // the simulated machine; empty for this machine's runs
+    std::string name;                 // "v6.0 (measured)", "v6.0 (simulated xeon-2s-72)"
     std::vector<ScalingPoint> points; // by threads
     // Threads from which the curve stops growing: the first point within 5 % of the highest
     // median when later points follow it; nullopt while it still grows at its last point.
@@ -33,4 +33,4 @@ struct ScalingSeries {
 std::vector<ScalingSeries> scaling_series(const std::vector<store::RunRecord>& runs,
                                           const std::string& workload);
 
-} // namespace hitmap::gui
+} // namespace hitmap::analysis
