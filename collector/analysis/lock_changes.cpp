@@ -8,25 +8,6 @@ namespace hitmap::analysis {
 
 namespace {
 
-struct Totals {
-    std::optional<double> contentions, wait_us;
-};
-
-std::map<std::string, Totals> totals_by_name(const std::vector<store::LockData>& tables) {
-    std::map<std::string, Totals> out;
-    for (const auto& t : tables)
-        for (const auto& c : t.report.classes)
-            for (const auto* side : {&c.write, &c.read})
-                if (*side) {
-                    Totals& x = out[c.name];
-                    if (const auto& v = (*side)->contentions)
-                        x.contentions = x.contentions.value_or(0) + static_cast<double>(*v);
-                    if (const auto& v = (*side)->wait.total_ns)
-                        x.wait_us = x.wait_us.value_or(0) + static_cast<double>(*v) / 1000.0;
-                }
-    return out;
-}
-
 std::string duration_label(std::size_t bucket) {
     const double ns = bucket == 0 ? 0 : static_cast<double>(std::uint64_t{1} << bucket);
     return ns < 1e3   ? fmt::format("{:g}ns", ns)
@@ -35,7 +16,33 @@ std::string duration_label(std::size_t bucket) {
                       : fmt::format("{:.3g}s", ns / 1e9);
 }
 
+bool busier(const std::optional<double>& x, const std::optional<double>& y) {
+    return x.value_or(0) > y.value_or(0);
+}
+
 } // namespace
+
+std::vector<LockTotal> lock_totals(const std::vector<store::LockData>& tables) {
+    std::map<std::string, LockTotal> by_name;
+    for (const auto& t : tables)
+        for (const auto& c : t.report.classes)
+            for (const auto* side : {&c.write, &c.read})
+                if (*side) {
+                    LockTotal& x = by_name[c.name];
+                    x.name = c.name;
+                    if (const auto& v = (*side)->contentions)
+                        x.contentions = x.contentions.value_or(0) + static_cast<double>(*v);
+                    if (const auto& v = (*side)->wait.total_ns)
+                        x.wait_us = x.wait_us.value_or(0) + static_cast<double>(*v) / 1000.0;
+                }
+    std::vector<LockTotal> out;
+    for (auto& [name, t] : by_name)
+        out.push_back(std::move(t));
+    std::stable_sort(out.begin(), out.end(), [](const LockTotal& x, const LockTotal& y) {
+        return busier(x.contentions, y.contentions);
+    });
+    return out;
+}
 
 std::optional<double> LockChange::change_percent() const {
     if (!contentions_before || !contentions_after || *contentions_before <= 0)
@@ -46,15 +53,15 @@ std::optional<double> LockChange::change_percent() const {
 std::vector<LockChange> lock_changes(const std::vector<store::LockData>& before,
                                      const std::vector<store::LockData>& after) {
     std::map<std::string, LockChange> merged;
-    for (const auto& [name, t] : totals_by_name(before)) {
-        auto& r = merged[name];
-        r.name = name;
+    for (const LockTotal& t : lock_totals(before)) {
+        auto& r = merged[t.name];
+        r.name = t.name;
         r.contentions_before = t.contentions;
         r.wait_before_us = t.wait_us;
     }
-    for (const auto& [name, t] : totals_by_name(after)) {
-        auto& r = merged[name];
-        r.name = name;
+    for (const LockTotal& t : lock_totals(after)) {
+        auto& r = merged[t.name];
+        r.name = t.name;
         r.contentions_after = t.contentions;
         r.wait_after_us = t.wait_us;
     }
@@ -62,8 +69,8 @@ std::vector<LockChange> lock_changes(const std::vector<store::LockData>& before,
     for (auto& [name, r] : merged)
         rows.push_back(std::move(r));
     std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
-        return std::max(x.contentions_before.value_or(0), x.contentions_after.value_or(0)) >
-               std::max(y.contentions_before.value_or(0), y.contentions_after.value_or(0));
+        return busier(std::max(x.contentions_before, x.contentions_after),
+                      std::max(y.contentions_before, y.contentions_after));
     });
     return rows;
 }

@@ -11,7 +11,15 @@
 
 namespace hitmap::analysis {
 
-// One class in two runs, summed over its sides and over every lock table of a run.
+// One class of one run, summed over its sides and over every lock table of the run.
+struct LockTotal {
+    std::string name;
+    std::optional<double> contentions, wait_us;
+};
+// The one with the most contentions first.
+std::vector<LockTotal> lock_totals(const std::vector<store::LockData>& tables);
+
+// One class in two runs.
 struct LockChange {
     std::string name;
     std::optional<double> contentions_before, contentions_after, wait_before_us, wait_after_us;

@@ -16,13 +16,20 @@ RunDetail read_run_detail(store::Database& db, std::int64_t run_id) {
 
 CompareData read_compare(store::Database& db, std::int64_t before, std::int64_t after) {
     CompareData data{read_run_detail(db, before), read_run_detail(db, after), {}, {}};
-    data.prediction_run = db.latest_prediction(before, data.after.run.threads);
-    if (data.prediction_run && data.before.c2c) {
-        if (auto predicted = store::read_c2c(db, data.prediction_run->id))
-            data.prediction = report::compare_prediction(
-                *data.before.c2c, *predicted, data.after.c2c ? &*data.after.c2c : nullptr);
-    }
+    auto [run, prediction] = read_prediction(db, data.before, data.after);
+    data.prediction_run = std::move(run);
+    data.prediction = std::move(prediction);
     return data;
+}
+
+StoredPrediction read_prediction(store::Database& db, const RunDetail& before,
+                                 const RunDetail& after) {
+    StoredPrediction out{db.latest_prediction(before.run.id, after.run.threads), {}};
+    if (out.run && before.c2c)
+        if (auto predicted = store::read_c2c(db, out.run->id))
+            out.prediction = report::compare_prediction(*before.c2c, *predicted,
+                                                        after.c2c ? &*after.c2c : nullptr);
+    return out;
 }
 
 } // namespace hitmap::analysis

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     hitmap::cli::add_reproduce_command(app);
     hitmap::cli::add_compare_command(app);
     hitmap::cli::add_merge_command(app);
+    hitmap::cli::add_export_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

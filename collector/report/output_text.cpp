@@ -61,6 +61,62 @@ std::string escape_control(std::string_view text) {
     return out;
 }
 
+std::string markdown_text(std::string_view text) {
+    std::string out;
+    for (char ch : escape_control(text)) {
+        switch (ch) {
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '&':
+            out += "&amp;";
+            break;
+        case '|':
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+            out += '\\';
+            out += ch;
+            break;
+        default:
+            out += ch;
+        }
+    }
+    return out;
+}
+
+std::string html_text(std::string_view text) {
+    std::string out;
+    for (char ch : escape_control(text)) {
+        switch (ch) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += ch;
+        }
+    }
+    return out;
+}
+
 std::string json_text(const nlohmann::json& j, int indent) {
     return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -15,6 +15,15 @@ namespace hitmap::report {
 std::string escape_control(std::string_view text);
 bool has_control(std::string_view text);
 
+// Text for a Markdown table cell or list item (GitHub's flavour, which renders inline HTML):
+// control characters escaped, '|' '\\' '`' '*' '_' '[' ']' backslash-escaped, '<' '>' '&' as
+// entities.
+std::string markdown_text(std::string_view text);
+
+// Text for HTML element content and quoted attribute values: control characters escaped, then
+// '&' '<' '>' '"' '\'' as entities.
+std::string html_text(std::string_view text);
+
 // j.dump(indent) with invalid UTF-8 replaced by U+FFFD instead of throwing.
 std::string json_text(const nlohmann::json& j, int indent = 2);
 

@@ -93,16 +93,6 @@ std::array<std::string, 7> row_cells(const FigureChange& c) {
             c.unit};
 }
 
-std::string md_cell(const std::string& text) {
-    std::string out;
-    for (char ch : escape_control(text)) {
-        if (ch == '|')
-            out += '\\';
-        out += ch;
-    }
-    return out;
-}
-
 nlohmann::json sample_json(const std::optional<analysis::Sample>& s) {
     if (!s)
         return nullptr;
@@ -152,26 +142,27 @@ std::string regression_markdown(const RegressionReport& r) {
                           : fmt::format("### hitmap compare: {} regression{}\n\n",
                                         r.violations.size(), r.violations.size() == 1 ? "" : "s");
     for (const auto& line : regression_lines(r))
-        out += fmt::format("- **{}**\n", md_cell(line));
+        out += fmt::format("- **{}**\n", markdown_text(line));
     for (const auto& g : r.noisy)
-        out += fmt::format("- fewer than 3 runs a side, changes may be noise: {}\n", md_cell(g));
+        out +=
+            fmt::format("- fewer than 3 runs a side, changes may be noise: {}\n", markdown_text(g));
     for (const auto& g : shown_groups(r)) {
-        out += fmt::format("\n#### {} ({})\n\n", md_cell(g.name), runs_text(r, g));
+        out += fmt::format("\n#### {} ({})\n\n", markdown_text(g.name), runs_text(r, g));
         out += "| figure | base | spread | current | spread | change | unit |\n"
                "|---|---:|---:|---:|---:|---:|---|\n";
         for (std::size_t i : g.rows) {
             auto cells = row_cells(r.comparison.changes[i]);
             for (auto& cell : cells)
-                cell = md_cell(cell);
+                cell = markdown_text(cell);
             out += fmt::format("| {} |\n", fmt::join(cells, " | "));
         }
     }
     if (!r.comparison.only_in_base.empty() || !r.comparison.only_in_current.empty())
         out += "\n";
     for (const auto& name : r.comparison.only_in_base)
-        out += fmt::format("- only in the base: {}\n", md_cell(name));
+        out += fmt::format("- only in the base: {}\n", markdown_text(name));
     for (const auto& name : r.comparison.only_in_current)
-        out += fmt::format("- only in the current: {}\n", md_cell(name));
+        out += fmt::format("- only in the current: {}\n", markdown_text(name));
     return out;
 }
 

@@ -74,6 +74,12 @@ public:
     NoSuchRun(const std::filesystem::path& path, std::int64_t run_id);
 };
 
+// A selection (a workload, a set of ids) that matches no complete run of the database.
+class NoMatchingRuns : public StoreError {
+public:
+    using StoreError::StoreError;
+};
+
 // Rethrows a SQLiteCpp exception as the store error of its kind.
 [[noreturn]] void throw_decoded(const SQLite::Exception& e, const std::filesystem::path& path);
 

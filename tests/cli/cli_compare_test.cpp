@@ -82,7 +82,7 @@ TEST(CliCompare, AnInjectedTenPercentOpsLossTripsFivePercent) {
     const CliResult md = run_cli(gated, dir.path());
     EXPECT_EQ(md.status, 1);
     EXPECT_THAT(md.out, HasSubstr("### hitmap compare: 1 regression\n"));
-    EXPECT_THAT(md.out, HasSubstr("| ops_per_s |"));
+    EXPECT_THAT(md.out, HasSubstr("| ops\\_per\\_s |")); // rendered as ops_per_s
 }
 
 TEST(CliCompare, TheUnpaddedCounterLayoutTripsTheTransferGate) {

@@ -1,0 +1,111 @@
+#include "collector/analysis/report_data.hpp"
+
+#include "collector/report/c2c_report.hpp"
+#include "collector/report/output_text.hpp"
+#include "collector/report/run_summary.hpp"
+#include "collector/store/errors.hpp"
+
+#include <fmt/format.h>
+#include <set>
+
+namespace hitmap::analysis {
+
+namespace {
+
+std::vector<store::RunRecord> selected_runs(store::Database& db, const ReportRequest& request) {
+    std::vector<store::RunRecord> runs;
+    if (!request.runs.empty()) {
+        for (const std::int64_t id : request.runs) {
+            auto run = db.run(id);
+            if (!run)
+                throw store::NoSuchRun(db.path(), id);
+            runs.push_back(std::move(*run));
+        }
+        return runs;
+    }
+    runs = db.runs({request.workload, std::nullopt, store::RunStatus::complete, std::nullopt});
+    if (runs.empty())
+        throw store::NoMatchingRuns(
+            db.path(), request.workload ? fmt::format("no complete run of workload '{}'",
+                                                      report::escape_control(*request.workload))
+                                        : std::string("no complete run to report"));
+    return runs;
+}
+
+std::vector<LineRow> hottest_lines(const store::C2cData& data, std::size_t limit) {
+    std::vector<LineRow> rows;
+    const std::uint64_t ops = data.trace.traced_ops;
+    for (const c2c::LineStats* l : report::ranked_lines(data.result, true)) {
+        if (rows.size() == limit)
+            break;
+        rows.push_back({report::line_name(data, l->line), report::fields_on_line(data, l->line),
+                        l->counts.hitm(), l->counts.transfers(),
+                        report::per_thousand(l->counts.hitm(), ops),
+                        report::per_thousand(l->counts.transfers(), ops)});
+    }
+    return rows;
+}
+
+RunSection run_section(store::Database& db, const store::RunRecord& run,
+                       const ReportRequest& request) {
+    RunSection s{read_run_detail(db, run.id), {}, {}, {}};
+    if (s.detail.c2c)
+        s.lines = hottest_lines(*s.detail.c2c, request.lines_per_run);
+    else
+        s.no_lines_reason = report::no_c2c_reason(run);
+    for (LockTotal& t : lock_totals(s.detail.locks)) {
+        if (s.lock_classes.size() == request.lock_classes)
+            break;
+        LockClassRow row{std::move(t), {}};
+        for (const auto& table : s.detail.locks)
+            if (const auto h = table.histograms.find(row.total.name); h != table.histograms.end())
+                row.waits = histogram_bars(h->second);
+        s.lock_classes.push_back(std::move(row));
+    }
+    return s;
+}
+
+PairSection compare(store::Database& db, const RunSection& before, const RunSection& after,
+                    const ReportRequest& request) {
+    PairSection c;
+    c.ops_change = relative_change(before.detail.run.ops_per_s, after.detail.run.ops_per_s);
+    const store::C2cData* b = before.detail.c2c ? &*before.detail.c2c : nullptr;
+    const store::C2cData* a = after.detail.c2c ? &*after.detail.c2c : nullptr;
+    if (const engine::ObjectInfo* object = b && a ? hottest_object(*b) : nullptr) {
+        c.object = object->name;
+        c.fields = field_pairs(*b, *a, object->name, request.fields);
+    } else {
+        c.no_fields_reason = !b || !a ? "both runs need cacheline data to compare fields"
+                                      : "the runs' cacheline data names no object";
+    }
+    c.locks = lock_changes(before.detail.locks, after.detail.locks);
+    if (c.locks.size() > request.lock_classes)
+        c.locks.resize(request.lock_classes);
+    auto [run, prediction] = read_prediction(db, before.detail, after.detail);
+    c.prediction_run = run ? std::optional(run->id) : std::nullopt;
+    c.prediction = std::move(prediction);
+    return c;
+}
+
+} // namespace
+
+Report build_report(store::Database& db, const ReportRequest& request) {
+    Report r;
+    r.database = db.path().filename().string();
+    std::set<std::string> workloads;
+    for (const store::RunRecord& run : selected_runs(db, request)) {
+        r.runs.push_back(run_section(db, run, request));
+        workloads.insert(run.workload);
+    }
+    if (r.runs.size() == 2 && request.runs.size() == 2 &&
+        r.runs[0].detail.run.status == store::RunStatus::complete &&
+        r.runs[1].detail.run.status == store::RunStatus::complete)
+        r.comparison = compare(db, r.runs[0], r.runs[1], request);
+    const std::vector<store::RunRecord> all = db.runs();
+    for (const std::string& w : workloads)
+        if (auto series = scaling_series(all, w); !series.empty())
+            r.scaling.push_back({w, std::move(series)});
+    return r;
+}
+
+} // namespace hitmap::analysis

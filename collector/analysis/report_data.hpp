@@ -1,0 +1,76 @@
+#pragma once
+// Everything an exported report says, as plain values read through the store: the runs with
+// their sources and hottest lines, a before/after comparison of two runs, lock classes and
+// their wait times, and scaling curves. The CLI's Markdown/CSV/JSON and the app's HTML/PDF
+// all write this one model, so every format shows the same numbers.
+#include "collector/analysis/comparison.hpp"
+#include "collector/analysis/lock_changes.hpp"
+#include "collector/analysis/run_detail.hpp"
+#include "collector/analysis/scaling.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hitmap::analysis {
+
+struct ReportRequest {
+    // Runs in this order; exactly two complete ones are compared, the first as "before".
+    std::vector<std::int64_t> runs;
+    // Else every complete run of this workload; else every complete run of the database.
+    std::optional<std::string> workload;
+    std::size_t lines_per_run = 5; // hottest lines listed per run
+    std::size_t fields = 12;       // fields in the comparison
+    std::size_t lock_classes = 8;  // per run and in the comparison
+};
+
+// One contended line of a run, named by its object and fields.
+struct LineRow {
+    std::string line;   // "top/memory [0]"
+    std::string fields; // "usage,min,low,high"
+    std::uint64_t hitm = 0, transfers = 0;
+    std::optional<double> hitm_per_1k, transfers_per_1k; // nullopt: no traced operations
+};
+
+struct LockClassRow {
+    LockTotal total;
+    std::vector<HistogramBar> waits; // empty: the source kept no wait histogram
+};
+
+struct RunSection {
+    RunDetail detail;
+    std::vector<LineRow> lines; // hottest first; empty without cacheline data
+    std::optional<std::string> no_lines_reason;
+    std::vector<LockClassRow> lock_classes;
+};
+
+struct PairSection {
+    std::size_t before = 0, after = 1; // indexes into Report::runs
+    std::optional<double> ops_change;  // after / before - 1, when both are known
+    std::string object;                // the object compared field by field; empty: none
+    std::optional<std::string> no_fields_reason;
+    std::vector<FieldPair> fields; // HITM per 1k traced ops, the hottest first
+    std::vector<LockChange> locks;
+    std::optional<std::int64_t> prediction_run;
+    std::optional<report::Prediction> prediction;
+};
+
+struct WorkloadScaling {
+    std::string workload;
+    std::vector<ScalingSeries> series;
+};
+
+struct Report {
+    std::string database; // the file's name, as the report shows it
+    std::vector<RunSection> runs;
+    std::optional<PairSection> comparison;
+    std::vector<WorkloadScaling> scaling; // the workloads of the runs, each over all its runs
+};
+
+// Throws store::NoSuchRun for an unknown id and store::NoMatchingRuns when the request
+// selects no run.
+Report build_report(store::Database& db, const ReportRequest& request);
+
+} // namespace hitmap::analysis

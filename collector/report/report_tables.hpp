@@ -1,0 +1,44 @@
+#pragma once
+// An exported report as named tables of typed cells, and the sentences that go with them:
+// what Markdown, CSV and HTML each render in their own syntax, so the formats cannot drift
+// apart. A cell is unknown (shown "–", empty in CSV, never 0), text, an integer or a number
+// with the column's decimals.
+#include "collector/analysis/report_data.hpp"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace hitmap::report {
+
+using Cell = std::variant<std::monostate, std::string, std::int64_t, double>;
+
+struct TableColumn {
+    std::string title;
+    int decimals = 2; // for double cells in text formats; CSV keeps full precision
+};
+
+struct ReportTable {
+    std::string id;    // "runs", "lines", ...: the CSV file's name
+    std::string title; // the heading text formats print above it
+    std::vector<TableColumn> columns;
+    std::vector<std::vector<Cell>> rows;
+};
+
+// A cell as text formats show it: "–" for unknown, doubles with `decimals`. Not escaped.
+std::string cell_text(const Cell& cell, int decimals);
+
+// runs, comparison_fields and comparison_locks (with a comparison), lines, lock_classes,
+// scaling; tables without rows are left out, except runs.
+std::vector<ReportTable> report_tables(const analysis::Report& report);
+
+// "Throughput: 1.2 M ops/s (measured) -> 1.9 M ops/s (measured), +58.3%", the compared
+// object, why fields could not be compared, the stored prediction: the comparison in words.
+// Not escaped. Empty without a comparison.
+std::vector<std::string> comparison_sentences(const analysis::Report& report);
+
+// "run 3: page-counter-charge v6.0, 2 threads, measured" — how reports name a run.
+std::string run_label(const store::RunRecord& run);
+
+} // namespace hitmap::report
