@@ -6,6 +6,7 @@
 #include "collector/store/errors.hpp"
 
 #include <fmt/format.h>
+#include <map>
 #include <set>
 
 namespace hitmap::analysis {
@@ -92,19 +93,24 @@ PairSection compare(store::Database& db, const RunSection& before, const RunSect
 Report build_report(store::Database& db, const ReportRequest& request) {
     Report r;
     r.database = db.path().filename().string();
-    std::set<std::string> workloads;
+    std::map<std::string, std::set<std::string>> variants; // workload -> variants chosen
     for (const store::RunRecord& run : selected_runs(db, request)) {
         r.runs.push_back(run_section(db, run, request));
-        workloads.insert(run.workload);
+        variants[run.workload].insert(run.variant);
     }
     if (r.runs.size() == 2 && request.runs.size() == 2 &&
         r.runs[0].detail.run.status == store::RunStatus::complete &&
         r.runs[1].detail.run.status == store::RunStatus::complete)
         r.comparison = compare(db, r.runs[0], r.runs[1], request);
+    // The chosen variants over every run of theirs (each thread count and source): a report
+    // of v6.0 against v6.1 draws those two curves, not every variant stored.
     const std::vector<store::RunRecord> all = db.runs();
-    for (const std::string& w : workloads)
-        if (auto series = scaling_series(all, w); !series.empty())
-            r.scaling.push_back({w, std::move(series)});
+    for (const auto& [workload, chosen] : variants) {
+        std::vector<ScalingSeries> series = scaling_series(all, workload);
+        std::erase_if(series, [&](const ScalingSeries& s) { return !chosen.contains(s.variant); });
+        if (!series.empty())
+            r.scaling.push_back({workload, std::move(series)});
+    }
     return r;
 }
 

@@ -66,7 +66,8 @@ struct Report {
     std::string database; // the file's name, as the report shows it
     std::vector<RunSection> runs;
     std::optional<PairSection> comparison;
-    std::vector<WorkloadScaling> scaling; // the workloads of the runs, each over all its runs
+    // The variants of the chosen runs, each over all its runs (every thread count and source).
+    std::vector<WorkloadScaling> scaling;
 };
 
 // Throws store::NoSuchRun for an unknown id and store::NoMatchingRuns when the request

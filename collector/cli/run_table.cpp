@@ -18,14 +18,6 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-std::string human_rate(double ops_per_s) {
-    if (ops_per_s >= 1e6)
-        return fmt::format("{:.2f} M", ops_per_s / 1e6);
-    if (ops_per_s >= 1e3)
-        return fmt::format("{:.2f} k", ops_per_s / 1e3);
-    return fmt::format("{:.0f}", ops_per_s);
-}
-
 } // namespace
 
 void print_run_table(const std::vector<collector::RunSummary>& runs, bool json) {
@@ -73,9 +65,9 @@ void print_run_table(const std::vector<collector::RunSummary>& runs, bool json) 
             continue;
         }
         fmt::print("{:<14} {:>7} {:>5} {:>14} {:>14} {:>14}  {}{}\n", key.first, key.second,
-                   rates.size(), human_rate(median(rates)),
-                   human_rate(*std::min_element(rates.begin(), rates.end())),
-                   human_rate(*std::max_element(rates.begin(), rates.end())), id_list,
+                   rates.size(), report::rate_text(median(rates)),
+                   report::rate_text(*std::min_element(rates.begin(), rates.end())),
+                   report::rate_text(*std::max_element(rates.begin(), rates.end())), id_list,
                    errors.empty() ? "" : fmt::format("  ({} failed)", errors.size()));
     }
     if (json)

@@ -61,30 +61,37 @@ std::string escape_control(std::string_view text) {
     return out;
 }
 
+namespace {
+
+// '&' '<' '>' (with `quotes`, '"' '\'' too) as HTML entities; nullptr for other characters.
+const char* entity(char ch, bool quotes) {
+    switch (ch) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '"':
+        return quotes ? "&quot;" : nullptr;
+    case '\'':
+        return quotes ? "&#39;" : nullptr;
+    default:
+        return nullptr;
+    }
+}
+
+} // namespace
+
 std::string markdown_text(std::string_view text) {
+    constexpr std::string_view kMarkdown = "|\\`*_[]";
     std::string out;
     for (char ch : escape_control(text)) {
-        switch (ch) {
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '&':
-            out += "&amp;";
-            break;
-        case '|':
-        case '\\':
-        case '`':
-        case '*':
-        case '_':
-        case '[':
-        case ']':
-            out += '\\';
-            out += ch;
-            break;
-        default:
+        if (const char* e = entity(ch, false)) {
+            out += e;
+        } else {
+            if (kMarkdown.find(ch) != std::string_view::npos)
+                out += '\\';
             out += ch;
         }
     }
@@ -94,31 +101,22 @@ std::string markdown_text(std::string_view text) {
 std::string html_text(std::string_view text) {
     std::string out;
     for (char ch : escape_control(text)) {
-        switch (ch) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
-        default:
-            out += ch;
-        }
+        const char* e = entity(ch, true);
+        out += e ? std::string_view(e) : std::string_view(&ch, 1);
     }
     return out;
 }
 
 std::string json_text(const nlohmann::json& j, int indent) {
     return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string rate_text(double per_second) {
+    if (per_second >= 1e6)
+        return fmt::format("{:.2f} M", per_second / 1e6);
+    if (per_second >= 1e3)
+        return fmt::format("{:.2f} k", per_second / 1e3);
+    return fmt::format("{:.0f}", per_second);
 }
 
 } // namespace hitmap::report

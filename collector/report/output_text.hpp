@@ -24,6 +24,9 @@ std::string markdown_text(std::string_view text);
 // '&' '<' '>' '"' '\'' as entities.
 std::string html_text(std::string_view text);
 
+// A rate for people: 47361868 -> "47.36 M", 16570 -> "16.57 k", 950 -> "950".
+std::string rate_text(double per_second);
+
 // j.dump(indent) with invalid UTF-8 replaced by U+FFFD instead of throwing.
 std::string json_text(const nlohmann::json& j, int indent = 2);
 

@@ -1,5 +1,6 @@
 #include "collector/report/report_tables.hpp"
 
+#include "collector/report/output_text.hpp"
 #include "collector/report/unknown.hpp"
 
 #include <fmt/format.h>
@@ -137,8 +138,9 @@ ReportTable scaling_table(const analysis::Report& r) {
 }
 
 std::string ops_text(const store::RunRecord& run) {
-    return fmt::format("{} ({})", text_or_unknown(run.ops_per_s, "{:.3g} ops/s"),
-                       store::to_string(run.source));
+    return fmt::format(
+        "{} ({})", run.ops_per_s ? rate_text(*run.ops_per_s) + " ops/s" : std::string(unknown_text),
+        store::to_string(run.source));
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 // hitmap: the desktop app. `hitmap [--plugin PATH]... [DB]` opens DB (default ./hitmap.db);
-// `hitmap --screenshot DIR [DB]` writes the main views as PNGs and exits.
+// `hitmap --screenshot DIR [DB]` writes the main views as PNGs and exits; `hitmap export ...`
+// writes an HTML or PDF report without a window.
+#include "gui/app/export_command.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/app/screenshots.hpp"
 
@@ -8,9 +10,15 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+    const bool exporting = hitmap::gui::is_export_command(argc, argv);
+    if (exporting)
+        hitmap::gui::prepare_export();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("hitmap"));
     QApplication::setOrganizationName(QStringLiteral("hitmap"));
+
+    if (exporting)
+        return hitmap::gui::run_export_command(QApplication::arguments());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -71,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
         compare_->setData(std::move(data));
         emit compareShown();
     });
+    connect(loader_, &DbLoader::reportLoaded, this, [this](auto report) { writeReport(*report); });
     connect(loader_, &DbLoader::loadFailed, this,
             [this](const QString& reason) { statusBar()->showMessage(reason, 10000); });
     connect(browser_, &RunBrowser::runSelected, this, &MainWindow::selectRun);
@@ -103,6 +104,8 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportViewPng);
     file->addAction(tr("Export chart as &SVG…"), this, &MainWindow::exportChartSvg);
+    file->addAction(tr("Export &report (HTML, PDF)…"), QKeySequence(tr("Ctrl+E")), this,
+                    &MainWindow::chooseReportFile);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 }
@@ -211,6 +214,48 @@ void MainWindow::exportChartSvg() {
         QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), tr("SVG images (*.svg)"));
     if (!path.isEmpty() && !save_svg(view, path))
         QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1").arg(path));
+}
+
+bool MainWindow::exportReport(const QString& path, ReportFormat format) {
+    analysis::ReportRequest request;
+    if (tabs_->currentIndex() == CompareTab && compare_->pair())
+        request.runs = {compare_->pair()->first, compare_->pair()->second};
+    else if (run_)
+        request.runs = {run_->run.id};
+    else
+        return false;
+    report_path_ = path;
+    report_format_ = format;
+    statusBar()->showMessage(tr("Writing %1…").arg(path));
+    loader_->loadReport(request);
+    return true;
+}
+
+void MainWindow::chooseReportFile() {
+    QString filter;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export report"), QString(),
+                                     tr("HTML report (*.html);;PDF report (*.pdf)"), &filter);
+    if (path.isEmpty())
+        return;
+    const ReportFormat format = path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ||
+                                        filter.contains(QLatin1String("PDF"))
+                                    ? ReportFormat::pdf
+                                    : ReportFormat::html;
+    if (!exportReport(path, format))
+        QMessageBox::information(this, tr("Export report"),
+                                 tr("Select a run, or a pair on the Compare tab, to export."));
+}
+
+void MainWindow::writeReport(const analysis::Report& report) {
+    try {
+        write_report(report, report_format_, report_path_);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(e.what()));
+        return;
+    }
+    statusBar()->showMessage(tr("Wrote %1").arg(report_path_), 5000);
+    emit reportWritten(report_path_);
 }
 
 void MainWindow::rememberRecent(const QString& path) {

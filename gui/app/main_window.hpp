@@ -3,6 +3,7 @@
 // scaling as tabs; the empty state when there is nothing to show. All store reads go through
 // the DbLoader, off the GUI thread.
 #include "collector/c2c/replay_result.hpp"
+#include "gui/export/report_export.hpp"
 #include "gui/models/db_loader.hpp"
 
 #include <QMainWindow>
@@ -46,12 +47,16 @@ public:
     const std::vector<store::RunRecord>& runs() const { return runs_; }
     std::shared_ptr<const RunDetail> currentRun() const { return run_; }
     bool showingEmptyState() const;
+    // File → Export report without the file dialog: the compared pair on the Compare tab,
+    // else the selected run; false when there is neither.
+    bool exportReport(const QString& path, ReportFormat format);
 
 signals:
     // The view has new data to show: a run list, a run, a compare pair.
     void runsShown();
     void runShown(qint64 run_id);
     void compareShown();
+    void reportWritten(const QString& path);
 
 private:
     void buildMenus();
@@ -62,6 +67,8 @@ private:
     void openRunDialog();
     void exportViewPng();
     void exportChartSvg();
+    void chooseReportFile();
+    void writeReport(const analysis::Report& report);
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
 
@@ -79,6 +86,8 @@ private:
     std::vector<store::RunRecord> runs_;
     std::shared_ptr<const RunDetail> run_;
     QStringList plugins_;
+    QString report_path_; // where the report being built goes
+    ReportFormat report_format_ = ReportFormat::html;
 };
 
 } // namespace hitmap::gui

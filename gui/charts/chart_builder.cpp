@@ -52,7 +52,8 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     x->append(categories);
-    x->setLabelsAngle(-40); // field names stay whole when there are a dozen of them
+    x->setLabelsAngle(-40);      // field names stay whole when there are a dozen of them
+    x->setTruncateLabels(false); // "memory...." names nothing; the plot gives way instead
     QAbstractAxis* y = nullptr;
     if (scale == ValueScale::log) {
         auto* log = new QLogValueAxis;
@@ -74,6 +75,32 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     series->attachAxis(x);
     series->attachAxis(y);
     return chart;
+}
+
+QChart* field_chart(const QString& object, const QString& before, const QString& after,
+                    const std::vector<analysis::FieldPair>& fields) {
+    QStringList categories;
+    BarSet b{before, {}}, a{after, {}};
+    for (const auto& f : fields) {
+        categories << QString::fromStdString(f.field);
+        b.values << f.before;
+        a.values << f.after;
+    }
+    return bar_chart(QObject::tr("HITM per field of %1 (per 1k traced ops)").arg(object),
+                     categories, {b, a}, QObject::tr("HITM / 1k op"));
+}
+
+QChart* lock_chart(const QString& before, const QString& after,
+                   const std::vector<analysis::LockChange>& classes, std::size_t limit) {
+    QStringList categories;
+    BarSet b{before, {}}, a{after, {}};
+    for (std::size_t i = 0; i < classes.size() && i < limit; ++i) {
+        categories << QString::fromStdString(classes[i].name);
+        b.values << classes[i].contentions_before.value_or(0);
+        a.values << classes[i].contentions_after.value_or(0);
+    }
+    return bar_chart(QObject::tr("Contentions per lock class (log scale)"), categories, {b, a},
+                     QObject::tr("contentions"), ValueScale::log);
 }
 
 QChart* wait_chart(const QString& lock_class, const std::vector<analysis::HistogramBar>& bars) {

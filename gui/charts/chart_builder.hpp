@@ -1,6 +1,7 @@
 #pragma once
 // Every chart in the app is built here from plain values, so views and export draw the same
 // pictures and a later move to Qt Graphs stays in this file.
+#include "collector/analysis/comparison.hpp"
 #include "collector/analysis/lock_changes.hpp"
 #include "collector/analysis/scaling.hpp"
 
@@ -28,6 +29,13 @@ enum class ValueScale { linear, log };
 QChart* bar_chart(const QString& title, const QStringList& categories,
                   const std::vector<BarSet>& sets, const QString& value_axis,
                   ValueScale scale = ValueScale::linear);
+// HITM per 1k traced ops of one object's fields in two runs (the compare view, the report).
+QChart* field_chart(const QString& object, const QString& before, const QString& after,
+                    const std::vector<analysis::FieldPair>& fields);
+// Contentions of the busiest `limit` lock classes in two runs, on a log scale (a fix takes
+// them down by orders of magnitude).
+QChart* lock_chart(const QString& before, const QString& after,
+                   const std::vector<analysis::LockChange>& classes, std::size_t limit = 8);
 // Median ops/s per thread count, one line per variant, with a band from min to max repeat.
 QChart* scaling_chart(const QString& title, const std::vector<analysis::ScalingSeries>& series);
 // One lock class's wait times, a bar per log2 bucket.

@@ -37,6 +37,11 @@ CompareData read_compare(const QString& path, qint64 before, qint64 after) {
     return analysis::read_compare(db, before, after);
 }
 
+analysis::Report read_report(const QString& path, const analysis::ReportRequest& request) {
+    auto db = open_read_only(path);
+    return analysis::build_report(db, request);
+}
+
 // The one job helper: `read` runs on the pool and its value (or error text) comes back on
 // this object's thread, where an answer to a superseded request (`generation` moved on) is
 // dropped and the others go to `done` or `failed`.
@@ -68,6 +73,7 @@ void DbLoader::openDatabase(const QString& path) {
     path_ = path;
     ++run_generation_; // runs and details of another file are stale
     ++compare_generation_;
+    ++report_generation_;
     request(
         open_generation_, [path] { return read_run_list(path); },
         [this](RunList runs) { emit runsLoaded(runs); },
@@ -87,6 +93,15 @@ void DbLoader::loadCompare(qint64 before, qint64 after) {
         [path = path_, before, after] { return read_compare(path, before, after); },
         [this](CompareData d) {
             emit compareLoaded(std::make_shared<const CompareData>(std::move(d)));
+        },
+        [this](const QString& reason) { emit loadFailed(reason); });
+}
+
+void DbLoader::loadReport(const analysis::ReportRequest& wanted) {
+    request(
+        report_generation_, [path = path_, wanted] { return read_report(path, wanted); },
+        [this](analysis::Report r) {
+            emit reportLoaded(std::make_shared<const analysis::Report>(std::move(r)));
         },
         [this](const QString& reason) { emit loadFailed(reason); });
 }

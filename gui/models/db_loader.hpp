@@ -2,6 +2,7 @@
 // Reads the store off the GUI thread. Every request opens its own read-only connection in a
 // pool thread; results come back on the GUI thread as plain values. Latest request wins: a
 // result whose generation was superseded while it was loading is dropped.
+#include "collector/analysis/report_data.hpp"
 #include "collector/analysis/run_detail.hpp"
 #include "collector/store/records.hpp"
 
@@ -32,6 +33,8 @@ public:
     void openDatabase(const QString& path);
     void loadRun(qint64 run_id);
     void loadCompare(qint64 before, qint64 after);
+    // The report of an export; drawing and writing it is the caller's, on the GUI thread.
+    void loadReport(const analysis::ReportRequest& wanted);
     // For tests: true while any request is in flight.
     bool busy() const { return pending_ > 0; }
 
@@ -40,6 +43,7 @@ signals:
     void openFailed(const QString& path, const QString& reason);
     void runLoaded(std::shared_ptr<const hitmap::analysis::RunDetail> detail);
     void compareLoaded(std::shared_ptr<const hitmap::analysis::CompareData> data);
+    void reportLoaded(std::shared_ptr<const hitmap::analysis::Report> report);
     void loadFailed(const QString& reason);
 
 private:
@@ -47,7 +51,8 @@ private:
     void request(unsigned& generation, Read read, Done done, Failed failed);
 
     QString path_;
-    unsigned open_generation_ = 0, run_generation_ = 0, compare_generation_ = 0;
+    unsigned open_generation_ = 0, run_generation_ = 0, compare_generation_ = 0,
+             report_generation_ = 0;
     int pending_ = 0;
 };
 
@@ -56,5 +61,6 @@ private:
 RunList read_run_list(const QString& path);
 RunDetail read_run_detail(const QString& path, qint64 run_id);
 CompareData read_compare(const QString& path, qint64 before, qint64 after);
+analysis::Report read_report(const QString& path, const analysis::ReportRequest& request);
 
 } // namespace hitmap::gui

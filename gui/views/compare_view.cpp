@@ -4,16 +4,14 @@
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
-#include "gui/models/strip_layout.hpp"
 #include "gui/models/table_model.hpp"
 #include "gui/models/unknown_text.hpp"
-#include "gui/views/strip_widget.hpp"
+#include "gui/views/strip_grid.hpp"
 #include "gui/views/table_view.hpp"
 
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -78,7 +76,7 @@ CompareView::CompareView(QWidget* parent)
     , before_(new QComboBox(this))
     , after_(new QComboBox(this))
     , summary_(new QLabel(this))
-    , strip_grid_(new QGridLayout)
+    , strips_(new StripGrid(this))
     , chart_view_(chart_view(bar_chart(tr("HITM per field"), {}, {}, tr("HITM / 1k op")), this))
     , prediction_summary_(new QLabel(this))
     , predictions_(new DataTable(tr("Filter objects or fields…"), this))
@@ -112,7 +110,7 @@ CompareView::CompareView(QWidget* parent)
     auto* cachelines = new QWidget(this);
     auto* cacheline_layout = new QVBoxLayout(cachelines);
     cacheline_layout->setContentsMargins(0, 0, 0, 0);
-    cacheline_layout->addLayout(strip_grid_);
+    cacheline_layout->addWidget(strips_);
     cacheline_layout->addWidget(bottom, 1);
     auto* locks = new QSplitter(Qt::Horizontal, this);
     locks->addWidget(lock_classes_);
@@ -129,21 +127,17 @@ CompareView::CompareView(QWidget* parent)
 
 bool CompareView::showLocks(const CompareData& data) {
     auto rows = analysis::lock_changes(data.before.locks, data.after.locks);
-    QStringList categories;
-    BarSet before{run_label(data.before.run), {}}, after{run_label(data.after.run), {}};
-    for (std::size_t i = 0; i < rows.size() && i < 8; ++i) { // the busiest classes stay legible
-        categories << QString::fromStdString(rows[i].name);
-        before.values << rows[i].contentions_before.value_or(0);
-        after.values << rows[i].contentions_after.value_or(0);
-    }
     QChart* old = lock_chart_->chart();
-    lock_chart_->setChart(bar_chart(tr("Contentions per lock class (log scale)"), categories,
-                                    {before, after}, tr("contentions"), ValueScale::log));
+    lock_chart_->setChart(lock_chart(run_label(data.before.run), run_label(data.after.run), rows));
     delete old;
     const bool any = !rows.empty();
     lock_classes_->model()->setRows(std::move(rows), lock_compare_columns());
     lock_classes_->fitColumns();
     return any;
+}
+
+const std::vector<StripWidget*>& CompareView::strips() const {
+    return strips_->strips();
 }
 
 void CompareView::setRuns(const std::vector<store::RunRecord>& runs) {
@@ -170,10 +164,15 @@ void CompareView::setPair(qint64 before, qint64 after) {
     requestCurrent();
 }
 
+std::optional<std::pair<qint64, qint64>> CompareView::pair() const {
+    if (before_->currentIndex() < 0 || after_->currentIndex() < 0)
+        return std::nullopt;
+    return std::pair{before_->currentData().toLongLong(), after_->currentData().toLongLong()};
+}
+
 void CompareView::requestCurrent() {
-    if (before_->currentIndex() >= 0 && after_->currentIndex() >= 0)
-        emit compareRequested(before_->currentData().toLongLong(),
-                              after_->currentData().toLongLong());
+    if (const auto p = pair())
+        emit compareRequested(p->first, p->second);
 }
 
 void CompareView::setData(std::shared_ptr<const CompareData> data) {
@@ -184,12 +183,7 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
                        .arg(*change >= 0 ? QStringLiteral("+") : QString())
                        .arg(*change * 100, 0, 'f', 1);
 
-    for (StripWidget* s : strips_)
-        delete s;
-    for (QLabel* l : strip_labels_)
-        delete l;
-    strips_.clear();
-    strip_labels_.clear();
+    strips_->clear();
 
     const bool has_locks = showLocks(*data);
     const store::C2cData* before = data->before.c2c ? &*data->before.c2c : nullptr;
@@ -207,50 +201,14 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
     summary_->setText(summary +
                       tr(" — object <b>%1</b>").arg(QString::fromStdString(object->name)));
 
-    // Strips: one column per run, one row per accessed line of the object; one colour scale for
-    // all, so the same colour means the same transfer count on both sides.
-    std::uint64_t scale = 0;
-    std::vector<std::pair<int, std::optional<StripLayout>>> cells; // (column, strip)
-    int column = 0;
-    for (const store::C2cData* side : {before, after}) {
-        const engine::ObjectInfo* o = analysis::object_named(*side, object->name);
-        if (o)
-            for (const c2c::LineKey& key : touched_lines(*side, o->id)) {
-                auto s = compute_strip(*side, key, 1.0);
-                if (s)
-                    scale = std::max(scale, s->max_transfers);
-                cells.emplace_back(column, std::move(s));
-            }
-        ++column;
-    }
-    int next_row[2] = {1, 1};
-    for (int c = 0; c < 2; ++c) {
-        const store::RunRecord& r = c == 0 ? b : a;
-        auto* label = new QLabel(
-            tr("<b>%1</b>: %2").arg(c == 0 ? tr("Before") : tr("After"), run_label(r)), this);
-        strip_labels_.push_back(label);
-        strip_grid_->addWidget(label, 0, c);
-    }
-    for (auto& [c, s] : cells) {
-        auto* w = new StripWidget(this);
-        w->setStrip(std::move(s));
-        w->setScaleMax(scale);
-        strip_grid_->addWidget(w, next_row[c]++, c);
-        strips_.push_back(w);
-    }
+    strips_->setRuns(*before, tr("<b>Before</b>: %1").arg(run_label(b)), *after,
+                     tr("<b>After</b>: %1").arg(run_label(a)), object->name);
 
     // Bars: fields with any HITM on either side, the hottest first, capped to stay legible.
-    BarSet sb{run_label(b), {}}, sa{run_label(a), {}};
-    QStringList categories;
-    for (const auto& pair : analysis::field_pairs(*before, *after, object->name, 12)) {
-        categories << QString::fromStdString(pair.field);
-        sb.values << pair.before;
-        sa.values << pair.after;
-    }
     QChart* old = chart_view_->chart();
-    chart_view_->setChart(bar_chart(
-        tr("HITM per field of %1 (per 1k traced ops)").arg(QString::fromStdString(object->name)),
-        categories, {sb, sa}, tr("HITM / 1k op")));
+    chart_view_->setChart(field_chart(QString::fromStdString(object->name), run_label(b),
+                                      run_label(a),
+                                      analysis::field_pairs(*before, *after, object->name, 12)));
     delete old; // setChart releases the old chart to us
 
     if (!data->prediction) {

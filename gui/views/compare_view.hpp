@@ -7,11 +7,12 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 class QChartView;
 class QComboBox;
-class QGridLayout;
 class QLabel;
 class QTabWidget;
 
@@ -22,6 +23,7 @@ struct CompareData;
 namespace hitmap::gui {
 
 class DataTable;
+class StripGrid;
 class StripWidget;
 using analysis::CompareData;
 
@@ -34,9 +36,11 @@ public:
     // Picks the pair and requests it.
     void setPair(qint64 before, qint64 after);
     void setData(std::shared_ptr<const CompareData> data);
+    // The chosen pair (before, after), when both are chosen.
+    std::optional<std::pair<qint64, qint64>> pair() const;
 
     QChartView* chartView() const { return chart_view_; }
-    const std::vector<StripWidget*>& strips() const { return strips_; }
+    const std::vector<StripWidget*>& strips() const;
     DataTable* predictions() const { return predictions_; }
     DataTable* lockClasses() const { return lock_classes_; }
     QChartView* lockChartView() const { return lock_chart_; }
@@ -53,9 +57,7 @@ private:
     QComboBox* before_;
     QComboBox* after_;
     QLabel* summary_;
-    QGridLayout* strip_grid_;
-    std::vector<StripWidget*> strips_;
-    std::vector<QLabel*> strip_labels_;
+    StripGrid* strips_;
     QChartView* chart_view_;
     QLabel* prediction_summary_;
     DataTable* predictions_;

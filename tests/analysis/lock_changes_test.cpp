@@ -1,6 +1,7 @@
 // Lock classes compared across two runs and wait histograms as bars, on synthetic lock tables
 // shaped like a lock_stat import.
 #include "collector/analysis/lock_changes.hpp"
+#include "tests/support/lock_table.hpp"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -8,24 +9,7 @@
 namespace hitmap::analysis {
 namespace {
 
-// One read/write class with a wait histogram and one exclusive class without wait times.
-store::LockData lock_table(std::uint64_t rq_contentions) {
-    store::LockData d;
-    d.source = store::LockSource::lockstat;
-    locks::LockClassStats rq;
-    rq.name = "&rq->lock";
-    rq.write = locks::LockCounters{1, rq_contentions, {100, 9000, 50000, 500}, 2, 40, {}};
-    rq.read = locks::LockCounters{0, 5, {100, 200, 600, 120}, 0, 10, {}};
-    locks::LockClassStats other;
-    other.name = "&counter->lock";
-    other.write = locks::LockCounters{3, 1000, {}, 4, 9000, {}};
-    d.report.classes = {rq, other};
-    locks::WaitHistogram h;
-    h.record(600);  // bucket 9: [512, 1024)
-    h.record(3000); // bucket 11
-    d.histograms.emplace("&rq->lock", h);
-    return d;
-}
+using hitmap::testing::lock_table;
 
 TEST(LockChanges, SumsSidesAndKeepsUnknownWaitsUnknown) {
     const auto rows = lock_changes({lock_table(100)}, {lock_table(10)});

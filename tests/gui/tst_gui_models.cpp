@@ -12,6 +12,7 @@
 #include "gui/models/run_tree_model.hpp"
 #include "gui/models/strip_layout.hpp"
 #include "gui/models/table_model.hpp"
+#include "tests/support/lock_table.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -21,6 +22,7 @@
 
 using namespace hitmap;
 using namespace hitmap::gui;
+using hitmap::testing::lock_table;
 
 namespace {
 
@@ -55,27 +57,6 @@ void check_table(std::vector<Row> rows, const std::vector<Column<Row>>& columns)
     }
     model.clear();
     QCOMPARE(model.rowCount(), 0);
-}
-
-// A lock table as an import of lock_stat would store it: one read/write class, one exclusive
-// class, one class a source printed without wait times.
-store::LockData lock_table(std::uint64_t rq_contentions) {
-    store::LockData d;
-    d.source = store::LockSource::lockstat;
-    locks::LockClassStats rq;
-    rq.name = "&rq->lock";
-    rq.write = locks::LockCounters{1, rq_contentions, {100, 9000, 50000, 500}, 2, 40, {}};
-    rq.read = locks::LockCounters{0, 5, {100, 200, 600, 120}, 0, 10, {}};
-    rq.contention_points = {{7, std::nullopt, "task_rq_lock+0x43/0x75"}};
-    locks::LockClassStats other;
-    other.name = "&counter->lock";
-    other.write = locks::LockCounters{3, 1000, {}, 4, 9000, {}};
-    d.report.classes = {rq, other};
-    locks::WaitHistogram h;
-    h.record(600);  // bucket 9: [512, 1024)
-    h.record(3000); // bucket 11
-    d.histograms.emplace("&rq->lock", h);
-    return d;
 }
 
 } // namespace

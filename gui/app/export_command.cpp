@@ -1,0 +1,126 @@
+#include "gui/app/export_command.hpp"
+
+#include "gui/export/report_export.hpp"
+
+#include <QCommandLineParser>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace hitmap::gui {
+
+namespace {
+
+class UsageError : public std::runtime_error {
+public:
+    explicit UsageError(const QString& what)
+        : std::runtime_error(what.toStdString()) {}
+};
+
+std::vector<std::int64_t> parse_run_ids(const QString& text) {
+    std::vector<std::int64_t> ids;
+    for (const QString& item : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const qlonglong id = item.trimmed().toLongLong(&ok);
+        if (!ok || id < 1)
+            throw UsageError(QStringLiteral("--runs: '%1' is not a run id").arg(item));
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+analysis::ReportRequest request_from(const QCommandLineParser& p) {
+    analysis::ReportRequest request;
+    if (p.isSet(QStringLiteral("runs")) && p.isSet(QStringLiteral("workload")))
+        throw UsageError(QStringLiteral("--runs and --workload exclude each other"));
+    if (p.isSet(QStringLiteral("runs")))
+        request.runs = parse_run_ids(p.value(QStringLiteral("runs")));
+    if (p.isSet(QStringLiteral("workload")))
+        request.workload = p.value(QStringLiteral("workload")).toStdString();
+    bool ok = false;
+    const int lines = p.value(QStringLiteral("lines")).toInt(&ok);
+    if (!ok || lines < 0 || lines > 1000)
+        throw UsageError(QStringLiteral("--lines: '%1' is not a count in 0..1000")
+                             .arg(p.value(QStringLiteral("lines"))));
+    request.lines_per_run = static_cast<std::size_t>(lines);
+    return request;
+}
+
+// Qt's notes about the headless platform ("does not support propagateSizeHints()", no
+// XDG_RUNTIME_DIR) say nothing about the report; a command's stderr is for its own one-line
+// errors. Critical and fatal messages still go through.
+void quiet_qt_notes(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::fprintf(stderr, "hitmap export: %s\n", qPrintable(message));
+}
+
+} // namespace
+
+bool is_export_command(int argc, char** argv) {
+    return argc > 1 && std::strcmp(argv[1], "export") == 0;
+}
+
+void prepare_export() {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // a report needs no display
+    qInstallMessageHandler(quiet_qt_notes);
+}
+
+int run_export_command(const QStringList& arguments) {
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Write a report of runs as one self-contained HTML file or a PDF, with the app's "
+        "charts: runs and their sources, the hottest cachelines by field, line strips and "
+        "field bars of a comparison (exactly two --runs, the first as before), lock classes "
+        "and wait histograms, scaling. Markdown, CSV and JSON: `hitmap-collect export`."));
+    p.addHelpOption();
+    p.addOptions({
+        {QStringLiteral("db"), QStringLiteral("SQLite database (default: hitmap.db)."),
+         QStringLiteral("file"), QStringLiteral("hitmap.db")},
+        {QStringLiteral("runs"), QStringLiteral("Run ids, e.g. 3,4 (two: compared)."),
+         QStringLiteral("ids")},
+        {QStringLiteral("workload"), QStringLiteral("Every complete run of this workload."),
+         QStringLiteral("name")},
+        {QStringLiteral("format"), QStringLiteral("html or pdf (default: html)."),
+         QStringLiteral("format"), QStringLiteral("html")},
+        {{QStringLiteral("o"), QStringLiteral("output")},
+         QStringLiteral("File to write."),
+         QStringLiteral("file")},
+        {QStringLiteral("lines"), QStringLiteral("Hottest lines listed per run (default: 5)."),
+         QStringLiteral("count"), QStringLiteral("5")},
+    });
+    QStringList args = arguments;
+    args.removeAt(1);                          // "export"
+    args[0] = QStringLiteral("hitmap export"); // for --help's usage line
+    if (!p.parse(args)) {
+        std::fprintf(stderr, "hitmap export: %s\n", qPrintable(p.errorText()));
+        return 2;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        std::printf("%s", qPrintable(p.helpText()));
+        return 0;
+    }
+    try {
+        if (!p.positionalArguments().isEmpty())
+            throw UsageError(
+                QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()));
+        const auto format = report_format(p.value(QStringLiteral("format")));
+        if (!format)
+            throw UsageError(QStringLiteral("--format: '%1' is not html or pdf")
+                                 .arg(p.value(QStringLiteral("format"))));
+        const QString output = p.value(QStringLiteral("output"));
+        if (output.isEmpty())
+            throw UsageError(QStringLiteral("-o FILE is required"));
+        export_report(p.value(QStringLiteral("db")), request_from(p), *format, output);
+        std::printf("wrote %s\n", qPrintable(output));
+        return 0;
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "hitmap export: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "hitmap export: %s\n", e.what());
+        return 1;
+    }
+}
+
+} // namespace hitmap::gui

@@ -1,0 +1,60 @@
+#include "gui/views/strip_grid.hpp"
+
+#include "collector/analysis/comparison.hpp"
+#include "gui/models/strip_layout.hpp"
+#include "gui/views/strip_widget.hpp"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <algorithm>
+
+namespace hitmap::gui {
+
+StripGrid::StripGrid(QWidget* parent)
+    : QWidget(parent)
+    , grid_(new QGridLayout(this)) {
+    grid_->setContentsMargins(0, 0, 0, 0);
+}
+
+void StripGrid::clear() {
+    for (StripWidget* s : strips_)
+        delete s;
+    for (QLabel* l : labels_)
+        delete l;
+    strips_.clear();
+    labels_.clear();
+}
+
+void StripGrid::setRuns(const store::C2cData& before, const QString& before_label,
+                        const store::C2cData& after, const QString& after_label,
+                        const std::string& object) {
+    clear();
+    std::uint64_t scale = 0;
+    std::vector<std::pair<int, std::optional<StripLayout>>> cells; // (column, strip)
+    int column = 0;
+    for (const store::C2cData* side : {&before, &after}) {
+        if (const engine::ObjectInfo* o = analysis::object_named(*side, object))
+            for (const c2c::LineKey& key : touched_lines(*side, o->id)) {
+                auto s = compute_strip(*side, key, 1.0);
+                if (s)
+                    scale = std::max(scale, s->max_transfers);
+                cells.emplace_back(column, std::move(s));
+            }
+        ++column;
+    }
+    for (int c = 0; c < 2; ++c) {
+        auto* label = new QLabel(c == 0 ? before_label : after_label, this);
+        labels_.push_back(label);
+        grid_->addWidget(label, 0, c);
+    }
+    int next_row[2] = {1, 1};
+    for (auto& [c, s] : cells) {
+        auto* w = new StripWidget(this);
+        w->setStrip(std::move(s));
+        w->setScaleMax(scale);
+        grid_->addWidget(w, next_row[c]++, c);
+        strips_.push_back(w);
+    }
+}
+
+} // namespace hitmap::gui
