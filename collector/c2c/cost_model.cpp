@@ -77,6 +77,9 @@ std::string describe_cost_table(const std::string& name) {
     if (name == CostTable{}.name)
         return "built-in ccbench table (Xeon E7-8867L same die, David et al. SOSP 2013); "
                "queueing gaps in TSC ticks taken as cycles";
+    if (name == kSampleWeights)
+        return "latencies the PMU measured (sample weights in cycles; loads only, stores carry "
+               "none)";
     if (name.starts_with("machine:"))
         return "latencies of the simulated machine " + name.substr(8) +
                " (its description is stored with the run); cycles at its clock";

@@ -34,6 +34,9 @@ struct CostTable {
 // What the report prints beside estimated cycles: where the table's figures come from.
 std::string describe_cost_table(const std::string& name);
 
+// The cost-table name of a hardware run: its cycles are the samples' measured latencies.
+inline constexpr const char* kSampleWeights = "measured:sample-weights";
+
 // JSON object with any of the keys above (numbers >= 0, "queueing" a bool); missing keys keep
 // their defaults, unknown keys are an error. `source` names the input in error messages.
 // Throws CostTableError.

@@ -1,9 +1,17 @@
 // `import lockstat|perf-lock FILE`: lock statistics captured elsewhere become runs of their own,
 // one per table in the file, so they can be reported and compared like measured runs.
+// `import perf-c2c FILE`: a perf c2c report becomes one run whose cacheline tables hold its
+// shared lines.
+#include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/locks/errors.hpp"
 #include "collector/locks/lock_import.hpp"
+#include "collector/locks/text_scan.hpp"
+#include "collector/perfc2c/errors.hpp"
+#include "collector/perfc2c/imported_run.hpp"
+#include "collector/perfc2c/report_parser.hpp"
 #include "collector/report/output_text.hpp"
+#include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
 
 #include <array>
@@ -228,6 +236,155 @@ void import_file(const ImportOptions& o, store::LockSource source) {
     }
 }
 
+// The perf c2c text is refused as a whole: not a report, a bad line ("FILE:LINE: reason"), or
+// not UTF-8.
+class C2cImportError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct C2cImportOptions {
+    std::string file;
+    std::vector<std::string> layouts; // STRUCT=NAME|FILE.json, paired with bases in order
+    std::vector<std::string> bases;
+    CommonOptions common;
+};
+
+std::vector<perfc2c::PlacedLayout> placed_layouts(const C2cImportOptions& o) {
+    if (o.layouts.size() != o.bases.size())
+        throw UsageError(fmt::format("--layout and --base go in pairs ({} --layout, {} --base)",
+                                     o.layouts.size(), o.bases.size()));
+    std::vector<perfc2c::PlacedLayout> placed;
+    for (std::size_t i = 0; i < o.layouts.size(); ++i) {
+        const auto base = locks::parse_hex(o.bases[i]);
+        if (!o.bases[i].starts_with("0x") || !base)
+            throw UsageError(fmt::format("--base '{}' is not a hex address (0x...)", o.bases[i]));
+        for (auto& [name, layout] : parse_layouts({o.layouts[i]}))
+            placed.push_back({std::move(layout), *base});
+    }
+    return placed;
+}
+
+perfc2c::C2cReport parse_c2c_file(const std::string& file, std::string_view text) {
+    try {
+        return perfc2c::parse_c2c_report(text);
+    } catch (const perfc2c::C2cParseError& e) {
+        throw C2cImportError(fmt::format("{}:{}: {}", file, e.line(), e.reason()));
+    } catch (const perfc2c::NotAC2cReport& e) {
+        throw C2cImportError(fmt::format("{}: {}", file, e.what()));
+    } catch (const perfc2c::C2cTextEncodingError& e) {
+        throw C2cImportError(fmt::format("{} {}", file, e.what()));
+    }
+}
+
+void import_perf_c2c(const C2cImportOptions& o) {
+    const std::vector<perfc2c::PlacedLayout> placed = placed_layouts(o);
+    const std::string text = read_input(o.file);
+    const perfc2c::C2cReport parsed = parse_c2c_file(o.file, text);
+    // Everything is checked and mapped before the database is opened: a refusal stores nothing.
+    const perfc2c::ImportedC2c imported = perfc2c::import_report(parsed, placed);
+    const std::string path = std::filesystem::absolute(o.file).lexically_normal().string();
+    const std::string basename = std::filesystem::path(o.file).filename().string();
+    const std::string what =
+        fmt::format("perf c2c report{} ({}, {}{})", parsed.stats_only ? " --stats" : "",
+                    perfc2c::to_string(parsed.layout), perfc2c::to_string(parsed.vendor),
+                    parsed.peer_mode ? ", peer mode" : "");
+    const auto shared_lines = parsed.shared_stat("Total Shared Cache Lines");
+    std::uint64_t shown_hitm = 0;
+    for (const auto& l : parsed.lines)
+        shown_hitm += l.hitm();
+
+    nlohmann::json layouts = nlohmann::json::array();
+    for (const auto& p : placed)
+        layouts.push_back({{"struct", p.layout.type->name},
+                           {"version", p.layout.version},
+                           {"base", fmt::format("{:#x}", p.base)}});
+    store::RunRecord run;
+    run.workload = "import:perf-c2c";
+    run.variant = basename;
+    run.params_json = report::json_text(
+        nlohmann::json{{"file", path},
+                       {"format", "perf-c2c"},
+                       {"layout", perfc2c::to_string(parsed.layout)},
+                       {"vendor", perfc2c::to_string(parsed.vendor)},
+                       {"peer_mode", parsed.peer_mode},
+                       {"stats_only", parsed.stats_only},
+                       {"events", parsed.details.events},
+                       {"sort_on", parsed.details.sort_on ? nlohmann::json(*parsed.details.sort_on)
+                                                          : nlohmann::json()},
+                       {"grouping", parsed.details.grouping
+                                        ? nlohmann::json(*parsed.details.grouping)
+                                        : nlohmann::json()},
+                       {"layouts", layouts},
+                       {"code", imported.code}},
+        -1);
+    run.source = store::Source::imported;
+    run.threads.reset(); // the text does not say
+    run.c2c_source = "perf-c2c";
+    run.c2c_reason = fmt::format("imported from {}: {}{}", basename, what,
+                                 parsed.stats_only ? ", statistics only (no per-line table)" : "");
+    store::RunOutcome outcome;
+    outcome.note = fmt::format("imported from {}; machine and threads unknown", path);
+    outcome.metrics = imported.metrics;
+
+    store::Database db = store::Database::open(o.common.db);
+    run.machine_id = db.upsert_machine(unknown_machine(), "{}");
+    const std::int64_t id =
+        db.insert_finished_run(run, outcome, [&](SQLite::Database& sql, std::int64_t run_id) {
+            if (imported.data)
+                store::write_c2c(sql, run_id, *imported.data);
+        });
+
+    for (const perfc2c::Note& n : imported.notes)
+        fmt::print(stderr, "hitmap-collect: note: {}{}: {}\n", report::escape_control(o.file),
+                   n.line ? fmt::format(":{}", n.line) : "", n.text);
+    if (o.common.json) {
+        nlohmann::json notes = nlohmann::json::array();
+        for (const perfc2c::Note& n : imported.notes)
+            notes.push_back(
+                {{"line", n.line ? nlohmann::json(n.line) : nlohmann::json()}, {"text", n.text}});
+        const nlohmann::json r{
+            {"id", id},
+            {"variant", run.variant},
+            {"format", "perf-c2c"},
+            {"layout", perfc2c::to_string(parsed.layout)},
+            {"vendor", perfc2c::to_string(parsed.vendor)},
+            {"peer_mode", parsed.peer_mode},
+            {"stats_only", parsed.stats_only},
+            {"shared_lines", shared_lines ? nlohmann::json(*shared_lines) : nlohmann::json()},
+            {"lines_shown", parsed.lines.size()},
+            {"hitm", parsed.total_hitm()},
+            {"hitm_shown", shown_hitm},
+            {"notes", notes}};
+        fmt::print("{}\n", report::json_text(
+                               nlohmann::json{{"file", path}, {"db", o.common.db}, {"runs", {r}}}));
+        return;
+    }
+    fmt::print("imported run {}: {}, {} shared lines, HITM {}", id, what,
+               shared_lines ? fmt::format("{}", *shared_lines) : "?", parsed.total_hitm());
+    if (!parsed.stats_only && parsed.lines.size() != shared_lines.value_or(0))
+        fmt::print(" ({} lines shown, {} HITM on lines perf did not show)", parsed.lines.size(),
+                   parsed.total_hitm() - std::min(parsed.total_hitm(), shown_hitm));
+    fmt::print("\n");
+}
+
+void add_perf_c2c_importer(CLI::App& import) {
+    auto o = std::make_shared<C2cImportOptions>();
+    auto* cmd = import.add_subcommand(
+        "perf-c2c", "perf c2c report --stdio (2016, ~2020 and current layouts; Intel, AMD, Arm "
+                    "SPE peer mode) or --stats output");
+    cmd->add_option("file", o->file, "Text file holding the report")->required();
+    cmd->add_option("--layout", o->layouts,
+                    "STRUCT=NAME|FILE.json: name the fields of the lines the struct covers "
+                    "(with --base; repeatable)");
+    cmd->add_option("--base", o->bases,
+                    "Data address (0x...) of the --layout struct at the same "
+                    "position");
+    cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
+    cmd->add_flag("--json", o->common.json, "Print JSON");
+    cmd->callback([o] { import_perf_c2c(*o); });
+}
+
 void add_importer(CLI::App& import, const char* name, const char* description,
                   store::LockSource source) {
     auto o = std::make_shared<ImportOptions>();
@@ -242,7 +399,8 @@ void add_importer(CLI::App& import, const char* name, const char* description,
 
 void add_import_command(CLI::App& app) {
     auto* import = app.add_subcommand(
-        "import", "Import lock statistics captured elsewhere, one run per table in the file");
+        "import", "Import lock statistics (one run per table in the file) or a perf c2c report "
+                  "captured elsewhere");
     import->require_subcommand(1);
     add_importer(*import, "lockstat",
                  "/proc/lock_stat text (versions 0.3 and 0.4, also pasted in mail)",
@@ -250,6 +408,7 @@ void add_import_command(CLI::App& app) {
     add_importer(*import, "perf-lock",
                  "perf lock contention (table or CSV) or perf lock report output",
                  store::LockSource::perf_lock);
+    add_perf_c2c_importer(*import);
 }
 
 } // namespace hitmap::cli

@@ -42,6 +42,20 @@ void detect_intel_mem_events(PmuCapabilities& caps, const SystemRoots& roots) {
     }
 }
 
+// drivers/perf/arm_spe_pmu.c (Linux 4.15+, read at torvalds/linux 05e4c88e) registers one PMU
+// per SPE instance, named PMUNAME "arm_spe" + "_<index>".
+std::optional<std::string> first_arm_spe_pmu(const SystemRoots& roots) {
+    std::error_code ec;
+    std::optional<std::string> first;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(roots.sys / "bus/event_source/devices", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with("arm_spe_") && (!first || name < *first))
+            first = name;
+    }
+    return first;
+}
+
 template <typename T> nlohmann::json or_null(const std::optional<T>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
@@ -54,6 +68,8 @@ std::string_view to_string(MemorySampling sampling) {
         return "intel_pebs";
     case MemorySampling::amd_ibs:
         return "amd_ibs";
+    case MemorySampling::arm_spe:
+        return "arm_spe";
     case MemorySampling::none:
         break;
     }
@@ -68,6 +84,12 @@ MemorySampling PmuCapabilities::memory_sampling() const {
     return MemorySampling::none;
 }
 
+MemorySampling PmuCapabilities::precise_memory_facility() const {
+    if (const MemorySampling sampled = memory_sampling(); sampled != MemorySampling::none)
+        return sampled;
+    return arm_spe_pmu ? MemorySampling::arm_spe : MemorySampling::none;
+}
+
 nlohmann::json PmuCapabilities::to_json() const {
     return nlohmann::json{
         {"hardware_counters", hardware_counters},
@@ -78,6 +100,7 @@ nlohmann::json PmuCapabilities::to_json() const {
         {"intel_mem_stores", intel_mem_stores},
         {"intel_mem_loads_aux", intel_mem_loads_aux},
         {"ibs_op_type", or_null(ibs_op_type)},
+        {"arm_spe_pmu", or_null(arm_spe_pmu)},
         {"perf_event_paranoid", or_null(perf_event_paranoid)},
         {"tracefs", or_null(tracefs)},
         {"lock_contention_tracepoints", lock_contention_tracepoints},
@@ -104,6 +127,7 @@ PmuCapabilities detect_pmu(const SystemRoots& roots, std::optional<std::string> 
     caps.hardware_counters = !caps.hardware_counters_reason;
     detect_intel_mem_events(caps, roots);
     caps.ibs_op_type = pmu_type("ibs_op", roots);
+    caps.arm_spe_pmu = first_arm_spe_pmu(roots);
     caps.perf_event_paranoid = perf_event_paranoid(roots);
     if (const auto root = tracefs_root(roots))
         caps.tracefs = root->string();

@@ -1,7 +1,7 @@
 #pragma once
 // What this machine's perf can do: hardware counters, which precise memory sampling facility
-// (Intel PEBS mem-loads/mem-stores, AMD IBS op), the paranoid level and the tracefs tracepoints
-// for kernel lock waits. Detected once per run and stored with the machine.
+// (Intel PEBS mem-loads/mem-stores, AMD IBS op, Arm SPE), the paranoid level and the tracefs
+// tracepoints for kernel lock waits. Detected once per run and stored with the machine.
 #include "collector/perf/sysfs.hpp"
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 namespace hitmap::perf {
 
-enum class MemorySampling { none, intel_pebs, amd_ibs };
+enum class MemorySampling { none, intel_pebs, amd_ibs, arm_spe };
 
 std::string_view to_string(MemorySampling sampling);
 
@@ -26,13 +26,18 @@ struct PmuCapabilities {
     bool intel_mem_stores = false;
     bool intel_mem_loads_aux = false; // Sapphire Rapids / Alder Lake P-core grouping quirk
     std::optional<std::uint32_t> ibs_op_type;
+    std::optional<std::string> arm_spe_pmu; // "arm_spe_0": the first SPE PMU
 
     std::optional<int> perf_event_paranoid;
     std::optional<std::string> tracefs;       // mount point with an events/ directory
     bool lock_contention_tracepoints = false; // lock:contention_begin/end ids readable
 
-    // The facility MemorySampler would use: Intel when mem-loads exists, else AMD IBS.
+    // The facility MemorySampler would use: Intel when mem-loads exists, else AMD IBS. Never
+    // arm_spe: SPE writes its packets to an AUX buffer, which MemorySampler does not read, so a
+    // run on SPE still takes the software c2c path.
     MemorySampling memory_sampling() const;
+    // What the hardware offers, used or not: memory_sampling(), else Arm SPE.
+    MemorySampling precise_memory_facility() const;
 
     nlohmann::json to_json() const;
     std::string summary() const; // one line for humans

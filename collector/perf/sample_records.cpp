@@ -21,6 +21,10 @@ constexpr std::uint64_t supported_sample_type =
 
 // Copies n bytes starting at ring position `pos`, wrapping at the end of the ring.
 void copy_out(std::span<const std::byte> ring, std::uint64_t pos, std::size_t n, std::byte* out) {
+    // A header-only record has an empty body whose data() may be null, and memcpy's pointers
+    // must not be null even for 0 bytes (found by fuzz_sample_records).
+    if (n == 0)
+        return;
     const std::size_t offset = pos % ring.size();
     const std::size_t first = std::min(n, ring.size() - offset);
     std::memcpy(out, ring.data() + offset, first);

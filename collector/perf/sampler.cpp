@@ -69,6 +69,7 @@ MemorySampler::MemorySampler(const PmuCapabilities& pmu, MemorySamplerOptions op
     case MemorySampling::amd_ibs:
         open_amd(pmu, options);
         break;
+    case MemorySampling::arm_spe: // memory_sampling() does not offer it (see its comment)
     case MemorySampling::none:
         throw PerfUnsupported(
             "precise memory sampling: no cpu/mem-loads event and no ibs_op PMU in "

@@ -55,7 +55,18 @@ std::string provenance_text(const store::RunRecord& run, const store::C2cData& d
                            data.trace.traced_ops);
     else if (run.source == store::Source::simulated)
         out += " (virtual time on the simulated machine, not measured)";
-    if (data.trace.clock == "virtual")
+    if (data.trace.format == store::kPerfC2cReportFormat)
+        return out + fmt::format("\n# cachelines: imported from a perf c2c report: perf's counts "
+                                 "of {} sample records, {}-byte lines; its cycles columns are "
+                                 "kept as the run's metrics\n",
+                                 data.trace.records, data.trace.line_size);
+    if (data.trace.clock == "sampled")
+        out += fmt::format("\n# cachelines: hardware: {} samples ({}) of the loads and stores of "
+                           "{} operations attributed to fields ({} lost); counts are samples, "
+                           "{}-byte lines\n",
+                           data.trace.records, data.trace.format, data.trace.traced_ops,
+                           data.trace.dropped_records, data.trace.line_size);
+    else if (data.trace.clock == "virtual")
         out += fmt::format("\n# cachelines: simulated: every access of {} operations ({} "
                            "accesses) counted by the simulation's coherence model, one cache per "
                            "virtual CPU, {}-byte lines\n",

@@ -1,8 +1,10 @@
 #include "collector/run/run_executor.hpp"
 
 #include "collector/perf/pmu_capabilities.hpp"
+#include "collector/run/c2c_choice.hpp"
 #include "collector/run/cancel.hpp"
 #include "collector/run/engine_locks.hpp"
+#include "collector/run/hardware_c2c.hpp"
 #include "collector/run/kernel_locks.hpp"
 #include "collector/run/memory_budget.hpp"
 #include "collector/run/simulated_run.hpp"
@@ -24,7 +26,8 @@ namespace hitmap::collector {
 
 namespace {
 
-engine::WorkloadRunConfig workload_config(const RunRequest& request, const PlannedRun& plan) {
+engine::WorkloadRunConfig workload_config(const RunRequest& request, const PlannedRun& plan,
+                                          C2cPath c2c) {
     engine::WorkloadRunConfig config;
     config.variant = plan.variant;
     config.threads = plan.threads;
@@ -32,9 +35,9 @@ engine::WorkloadRunConfig workload_config(const RunRequest& request, const Plann
     config.stop.cancel = &cancel_requested();
     config.params = request.params;
     config.layouts = request.layouts;
-    // A simulation counts every access itself: nothing is traced.
-    config.trace.enabled = request.c2c.source != C2cSource::off && !request.simulate &&
-                           engine::find_workload(request.workload).info().probed;
+    // A simulation counts every access itself and hardware samples see the real accesses:
+    // only the software path traces.
+    config.trace.enabled = c2c == C2cPath::software;
     config.trace.records_per_thread =
         request.c2c.trace_bytes_per_thread / sizeof(engine::TraceRecord);
     config.trace.window = request.c2c.window;
@@ -73,25 +76,6 @@ private:
     std::jthread thread_;
 };
 
-// What the run records about its cacheline data: the choice made, and why.
-std::string c2c_reason(const RunRequest& request, const engine::WorkloadInfo& workload,
-                       const perf::PmuCapabilities& pmu) {
-    if (request.c2c.source == C2cSource::off)
-        return "ran with --c2c off";
-    if (request.simulate)
-        return fmt::format("--simulate {}: every access counted by the simulation's coherence "
-                           "model, times in virtual ns",
-                           request.simulate->machine);
-    if (!workload.probed)
-        return fmt::format("{} has no probed objects: nothing to trace", workload.name);
-    if (request.c2c.source == C2cSource::software)
-        return "--c2c software: probe trace replayed through the coherence model";
-    return fmt::format("--c2c auto chose software: {} (hardware sampling is not implemented yet)",
-                       pmu.memory_sampling() == perf::MemorySampling::none
-                           ? "no precise memory sampling on this machine"
-                           : fmt::format("{} present", perf::to_string(pmu.memory_sampling())));
-}
-
 } // namespace
 
 RunExecutor::RunExecutor(store::Database& db, Progress& progress)
@@ -104,12 +88,17 @@ RunExecutor::RunExecutor(store::Database& db, Progress& progress)
 
 void RunExecutor::validate(const RunRequest& request) {
     const engine::Workload& workload = engine::find_workload(request.workload);
+    // Before any run is stored: --c2c hardware on a machine that cannot sample memory.
+    if (request.c2c.source == C2cSource::hardware)
+        choose_c2c(request, workload.info(), perf::detect_pmu());
     for (const PlannedRun& plan : plan_runs(request)) {
         if (plan.repetition == 0)
-            workload.validate(workload_config(request, plan));
+            workload.validate(workload_config(request, plan, C2cPath::off));
     }
-    const bool traced =
-        request.c2c.source != C2cSource::off && workload.info().probed && !request.simulate;
+    // Budgeted as traced unless hardware is asked for (auto may still pick it: less memory).
+    const bool traced = request.c2c.source != C2cSource::off &&
+                        request.c2c.source != C2cSource::hardware && workload.info().probed &&
+                        !request.simulate;
     check_memory(estimate_run_memory(request, traced), mem_available());
     if (request.simulate)
         validate_simulation(request);
@@ -132,7 +121,8 @@ std::vector<RunSummary> RunExecutor::execute(const RunRequest& request) {
 RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun& plan,
                                     std::size_t index, std::size_t total) {
     const engine::Workload& workload = engine::find_workload(request.workload);
-    const engine::WorkloadRunConfig config = workload_config(request, plan);
+    const C2cChoice c2c = choose_c2c(request, workload.info(), pmu_);
+    const engine::WorkloadRunConfig config = workload_config(request, plan, c2c.path);
     RunSummary summary{0, plan, 0, 0, 0, false, {}};
 
     store::RunRecord record;
@@ -148,11 +138,9 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
                                  : config.trace.enabled ? store::Source::traced
                                                         : store::Source::measured;
     record.source = source;
-    if (config.trace.enabled)
-        record.c2c_source = "software";
-    if (simulation_ && request.c2c.source != C2cSource::off)
-        record.c2c_source = "simulated";
-    record.c2c_reason = c2c_reason(request, workload.info(), pmu_);
+    if (c2c.path != C2cPath::off)
+        record.c2c_source = c2c_source_name(c2c.path);
+    record.c2c_reason = c2c.reason;
     summary.run_id = db_.begin_run(record);
 
     const std::string label =
@@ -164,6 +152,9 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         std::vector<engine::ThreadHooks> hooks{counters.hooks()};
         if (request.kernel_locks)
             hooks.push_back(kernel_locks.emplace(plan.threads).hooks());
+        std::optional<HardwareC2c> sampled;
+        if (c2c.path == C2cPath::hardware)
+            hooks.push_back(sampled.emplace(pmu_, plan.threads).hooks());
         engine::WorkloadResult result;
         std::optional<SimulatedRun> simulated;
         if (simulation_) {
@@ -216,7 +207,13 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         const std::string resolved = result.resolved_params.dump();
         const std::int64_t run_id = summary.run_id;
         std::optional<store::C2cData> c2c_data;
-        if (simulated) {
+        if (sampled) {
+            progress_.update(0.92, "attributing samples");
+            HardwareC2cResult hardware = sampled->finish(result);
+            c2c_data = std::move(hardware.data);
+            for (auto& m : hardware.metrics)
+                outcome.metrics.push_back(std::move(m));
+        } else if (simulated) {
             if (request.c2c.source != C2cSource::off)
                 c2c_data = std::move(simulated->c2c);
             for (auto& m : simulated->metrics)

@@ -14,8 +14,8 @@
 
 namespace hitmap::collector {
 
-// automatic: hardware sampling where the machine has it, else software (none has hardware yet).
-enum class C2cSource { off, automatic, software };
+// automatic: hardware sampling where the machine has it, else software (c2c_choice.hpp).
+enum class C2cSource { off, automatic, software, hardware };
 using c2c::ModelCpus;
 
 struct C2cOptions {

@@ -31,6 +31,9 @@ struct TraceInfo {
     std::string cost_table = "builtin:ccbench";
 };
 
+// TraceInfo::format of a run imported from `perf c2c report` text: no trace, perf's counts.
+inline constexpr const char* kPerfC2cReportFormat = "perf-c2c-report";
+
 struct C2cData {
     std::vector<engine::ObjectInfo> objects;
     TraceInfo trace;

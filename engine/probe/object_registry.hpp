@@ -20,12 +20,19 @@ struct ObjectInfo {
 
 class ObjectRegistry {
 public:
-    ObjectId add(std::string name, const Layout& layout, std::uint32_t phase);
+    // `address`: where the object's first byte lives in this process, for hardware samples,
+    // whose data addresses are real ones; 0 when the object has no memory of its own.
+    ObjectId add(std::string name, const Layout& layout, std::uint32_t phase,
+                 std::uint64_t address = 0);
     const std::vector<ObjectInfo>& objects() const { return objects_; }
     const ObjectInfo& at(ObjectId id) const { return objects_.at(id); }
+    // The address given to add(), by id. Valid while the run that made the objects lasts; kept
+    // after it only to attribute the samples it took.
+    const std::vector<std::uint64_t>& addresses() const { return addresses_; }
 
 private:
     std::vector<ObjectInfo> objects_;
+    std::vector<std::uint64_t> addresses_;
 };
 
 } // namespace hitmap::engine

@@ -41,7 +41,7 @@ ProbedObject::ProbedObject(ObjectRegistry& registry, std::string name, const Lay
         offset_[f] = static_cast<std::uint16_t>(layout.at(f).offset);
         log2_size_[f] = static_cast<std::uint8_t>(std::countr_zero(layout.at(f).size));
     }
-    id_ = registry.add(std::move(name), layout, phase);
+    id_ = registry.add(std::move(name), layout, phase, reinterpret_cast<std::uintptr_t>(base_));
 }
 
 } // namespace hitmap::engine

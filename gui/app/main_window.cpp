@@ -5,6 +5,7 @@
 #include "gui/models/run_tree_model.hpp"
 #include "gui/views/cacheline_table.hpp"
 #include "gui/views/compare_view.hpp"
+#include "gui/views/doctor_dialog.hpp"
 #include "gui/views/empty_state.hpp"
 #include "gui/views/line_detail_view.hpp"
 #include "gui/views/locks_view.hpp"
@@ -108,6 +109,13 @@ void MainWindow::buildMenus() {
                     &MainWindow::chooseReportFile);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Machine capabilities…"), this, [this] {
+        auto* dialog = new DoctorDialog(collectorPath(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
 }
 
 void MainWindow::openDatabase(const QString& path) {

@@ -89,6 +89,35 @@ TEST(Cli, RepeatAndThreadListsPlanEveryCombination) {
     EXPECT_EQ(*runs[2].ops, 40000); // 2 threads
 }
 
+// Live, but the answer depends only on whether this machine samples memory (doctor says).
+TEST(Cli, HardwareC2cFailsFastWithoutSamplingAndAutoFallsBack) {
+    TempDir dir;
+    const CliResult doctor = run_cli({"doctor", "--json"}, dir.path());
+    ASSERT_EQ(doctor.status, 0) << doctor.err;
+    for (const auto& c : nlohmann::json::parse(doctor.out)["capabilities"])
+        if (c["key"] == "precise_memory_sampling" && c["available"].get<bool>())
+            GTEST_SKIP() << "this machine samples memory: --c2c hardware runs here";
+    const auto db = (dir / "hw.db").string();
+    const std::vector<std::string> run{
+        "run",  "page-counter-charge", "--variant", "v6.1", "--threads", "2", "--duration",
+        "50ms", "--progress",          "none",      "--db", db};
+    auto hardware = run;
+    hardware.insert(hardware.end(), {"--c2c", "hardware"});
+    const CliResult refused = run_cli(hardware, dir.path());
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.err.find("--c2c hardware: no"), std::string::npos) << refused.err;
+    EXPECT_EQ(count_lines(refused.err), 1) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(db)) << "refused before anything is stored";
+
+    auto automatic = run;
+    automatic.insert(automatic.end(), {"--c2c", "auto"});
+    ASSERT_EQ(run_cli(automatic, dir.path()).status, 0);
+    const auto runs = show_json(db, dir);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0]["c2c_source"], "software");
+    EXPECT_EQ(runs[0]["c2c_reason"].get<std::string>().find("--c2c auto chose software: no"), 0u);
+}
+
 TEST(Cli, ShowListsStoredRuns) {
     TempDir dir;
     const auto db = dir / "s.db";

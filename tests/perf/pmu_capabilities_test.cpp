@@ -1,6 +1,7 @@
 #include "collector/perf/errors.hpp"
 #include "collector/perf/pmu_capabilities.hpp"
 #include "collector/perf/sampler.hpp"
+#include "tests/perf/fake_roots.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -9,41 +10,6 @@
 
 namespace hitmap::perf {
 namespace {
-
-// A fake /sys and /proc: each test builds the files of one kind of machine, so every branch
-// of the detection runs here, whatever this machine has.
-class FakeRoots {
-public:
-    FakeRoots() {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("hitmap-roots-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::remove_all(dir_);
-        roots_ = {dir_ / "sys", dir_ / "proc"};
-        std::filesystem::create_directories(roots_.sys);
-        std::filesystem::create_directories(roots_.proc);
-    }
-    ~FakeRoots() { std::filesystem::remove_all(dir_); }
-    void file(const std::filesystem::path& relative_to_root, const std::string& text) {
-        std::filesystem::create_directories(relative_to_root.parent_path());
-        std::ofstream(relative_to_root) << text << "\n";
-    }
-    void event(const char* pmu, const char* name) {
-        file(pmu_directory(pmu, roots_) / "events" / name, "event=0xcd,umask=0x1");
-    }
-    void tracepoints(bool lock) {
-        std::filesystem::create_directories(roots_.sys / "kernel/tracing/events/sched");
-        if (lock) {
-            file(roots_.sys / "kernel/tracing/events/lock/contention_begin/id", "1510");
-            file(roots_.sys / "kernel/tracing/events/lock/contention_end/id", "1511");
-        }
-    }
-    const SystemRoots& roots() const { return roots_; }
-
-private:
-    std::filesystem::path dir_;
-    SystemRoots roots_;
-};
 
 TEST(DetectPmu, NoPmuNoTracefs) {
     FakeRoots fake;
@@ -99,6 +65,20 @@ TEST(DetectPmu, AmdIbsOpByItsDynamicType) {
     EXPECT_EQ(pmu.ibs_op_type, 11u);
     EXPECT_EQ(pmu.perf_event_paranoid, -1);
     EXPECT_EQ(pmu.to_json()["ibs_op_type"], 11);
+}
+
+// SPE is reported but not sampled: MemorySampler reads no AUX buffer, so runs stay software.
+TEST(DetectPmu, ArmSpeIsOfferedButNotSampled) {
+    FakeRoots fake;
+    fake.file(pmu_directory("arm_spe_1", fake.roots()) / "type", "9");
+    fake.file(pmu_directory("arm_spe_0", fake.roots()) / "type", "8");
+    fake.file(pmu_directory("armv8_pmuv3_0", fake.roots()) / "type", "7");
+    const PmuCapabilities pmu = detect_pmu(fake.roots(), std::nullopt);
+    EXPECT_EQ(pmu.arm_spe_pmu, "arm_spe_0");
+    EXPECT_EQ(pmu.precise_memory_facility(), MemorySampling::arm_spe);
+    EXPECT_EQ(pmu.memory_sampling(), MemorySampling::none);
+    EXPECT_EQ(pmu.to_json()["arm_spe_pmu"], "arm_spe_0");
+    EXPECT_THROW(MemorySampler sampler(pmu), PerfUnsupported);
 }
 
 TEST(DetectPmu, TracefsWithAndWithoutTheLockTracepoints) {

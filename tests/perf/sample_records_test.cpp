@@ -123,5 +123,25 @@ TEST(ParseSampleRecords, CorruptRecordsAreReported) {
                  PerfCorruptRecord);
 }
 
+// A record that is only its header has an empty body. fuzz_sample_records found the copy of
+// that body passing a null pointer to memcpy (UB, reported under -fsanitize=undefined).
+TEST(ParseSampleRecords, HeaderOnlyRecordsHaveAnEmptyBody) {
+    FakeRing ring(64, 60); // the second header straddles the end of the ring
+    ring.bare_header(PERF_RECORD_SAMPLE, sizeof(perf_event_header));
+    ring.bare_header(PERF_RECORD_THROTTLE, sizeof(perf_event_header));
+    const SampleBatch batch = parse(ring, 0); // sample_type 0: a sample has no fields
+    ASSERT_EQ(batch.samples.size(), 1u);
+    EXPECT_EQ(batch.samples[0].ip, 0u);
+    EXPECT_EQ(batch.other_records, 1u);
+
+    std::vector<std::size_t> body_sizes;
+    for_each_record(
+        ring.bytes(), ring.tail(), ring.head(),
+        [&](std::uint32_t, std::span<const std::byte> body) { body_sizes.push_back(body.size()); });
+    EXPECT_EQ(body_sizes, (std::vector<std::size_t>{0, 0}));
+
+    EXPECT_THROW(parse(ring, memory_sample_type()), PerfCorruptRecord); // fields missing
+}
+
 } // namespace
 } // namespace hitmap::perf

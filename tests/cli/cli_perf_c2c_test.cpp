@@ -1,0 +1,226 @@
+// `import perf-c2c` end to end: every report in ../shared/fixtures/c2c/ stored with the text's
+// HITM totals, the other perf outputs there refused, a bad row refused with its line and
+// nothing stored, unknown sections noted, and a placed layout naming the fields.
+#include "collector/store/c2c_tables.hpp"
+#include "collector/store/database.hpp"
+#include "tests/cli/cli_test_support.hpp"
+#include "tests/support/read_file.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace hitmap::testing {
+namespace {
+
+std::optional<double> metric(store::Database& db, std::int64_t run, const std::string& name) {
+    for (const auto& m : db.metrics(run))
+        if (m.name == name) {
+            EXPECT_EQ(m.source, store::Source::imported) << name;
+            return m.value;
+        }
+    return std::nullopt;
+}
+
+std::size_t run_count(const std::filesystem::path& db) {
+    auto s = store::Database::open(db);
+    return s.runs().size();
+}
+
+std::int64_t import_json(const std::vector<std::string>& args, const TempDir& dir,
+                         nlohmann::json* printed = nullptr) {
+    std::vector<std::string> all = {"import", "perf-c2c"};
+    all.insert(all.end(), args.begin(), args.end());
+    all.push_back("--json");
+    const CliResult r = run_cli(all, dir.path());
+    EXPECT_EQ(r.status, 0) << r.err;
+    if (r.status != 0)
+        return 0;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    if (printed)
+        *printed = j.at("runs").at(0);
+    return j.at("runs").at(0).at("id").get<std::int64_t>();
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+TEST(CliPerfC2c, EveryReportFixtureStoresTheTextsHitmTotals) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    const auto db = dir / "c2c.db";
+    struct Expected {
+        const char* file;
+        const char* layout;
+        const char* vendor;
+        std::uint64_t hitm;       // Load Local HITM + Load Remote HITM
+        std::uint64_t shown_hitm; // the table's lines
+        std::size_t lines;
+    };
+    const Expected reports[] = {
+        {"joemario-c2c-blog-example-2016.txt", "2016 layout", "Intel", 16159, 16087, 5},
+        {"perfgo-false-sharing-amd-ibs-example.txt", "current layout", "AMD", 2096, 2096, 1},
+        {"redhatperf-type-pollution-stats-only.txt", "current layout", "Intel", 19, 0, 0},
+    };
+    for (const Expected& e : reports) {
+        SCOPED_TRACE(e.file);
+        nlohmann::json printed;
+        const std::int64_t id =
+            import_json({(fixtures / e.file).string(), "--db", db.string()}, dir, &printed);
+        ASSERT_NE(id, 0);
+        EXPECT_EQ(printed.at("layout"), e.layout);
+        EXPECT_EQ(printed.at("vendor"), e.vendor);
+        EXPECT_EQ(printed.at("hitm"), e.hitm);
+        EXPECT_EQ(printed.at("lines_shown"), e.lines);
+
+        auto s = store::Database::open(db);
+        const auto run = s.run(id);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(run->source, store::Source::imported);
+        EXPECT_EQ(run->c2c_source, "perf-c2c");
+        EXPECT_NE(run->c2c_reason->find(e.file), std::string::npos) << *run->c2c_reason;
+        EXPECT_NE(run->c2c_reason->find(e.layout), std::string::npos) << *run->c2c_reason;
+        EXPECT_FALSE(run->threads);
+        // The text's own statement of the shared lines' HITMs: Total Merged records minus
+        // Store HITs on shared lines, and Load Local + Remote HITM.
+        const double merged = *metric(s, id, "perf_c2c.shared.total_merged_records");
+        const double shared_stores = *metric(s, id, "perf_c2c.shared.store_hits_on_shared_lines");
+        const double lcl = *metric(s, id, "perf_c2c.trace.load_local_hitm");
+        const double rmt = *metric(s, id, "perf_c2c.trace.load_remote_hitm");
+        EXPECT_EQ(merged - shared_stores, e.hitm);
+        EXPECT_EQ(lcl + rmt, e.hitm);
+
+        const auto c2c = store::read_c2c(s, id);
+        if (e.lines == 0) {
+            EXPECT_FALSE(c2c); // --stats: no line table
+            continue;
+        }
+        ASSERT_TRUE(c2c);
+        EXPECT_EQ(c2c->result.lines.size(), e.lines);
+        std::uint64_t stored_hitm = 0;
+        for (const auto& l : c2c->result.lines)
+            stored_hitm += l.counts.load_hitm;
+        EXPECT_EQ(stored_hitm, e.shown_hitm);
+        // What perf did not show is kept, so the run's HITM adds up to the text's.
+        EXPECT_EQ(stored_hitm + *metric(s, id, "perf_c2c.hitm_not_shown"), e.hitm);
+    }
+    // The run reads like any other.
+    const CliResult report = run_cli({"report", "2", "--db", db.string()}, dir.path());
+    EXPECT_EQ(report.status, 0) << report.err;
+    EXPECT_NE(report.out.find("0x20ea08034080"), std::string::npos) << report.out;
+    EXPECT_NE(report.out.find("+0x38"), std::string::npos) << report.out;
+}
+
+TEST(CliPerfC2c, TextPrintsWhatWasImported) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    const CliResult r =
+        run_cli({"import", "perf-c2c", (fixtures / "joemario-c2c-blog-example-2016.txt").string(),
+                 "--db", (dir / "c2c.db").string()},
+                dir.path());
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "imported run 1: perf c2c report (2016 layout, Intel), 55 shared lines, HITM "
+                     "16159 (5 lines shown, 72 HITM on lines perf did not show)\n");
+}
+
+TEST(CliPerfC2c, OtherPerfOutputsAreRefusedWithOneLine) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    const auto db = dir / "c2c.db";
+    const std::pair<const char*, const char*> refused[] = {
+        {"joemario-perf-c2c-usage-2016.txt", "perf c2c usage text, not a perf c2c report"},
+        {"kernel-doc-perf-amd-ibs-perf-mem-report-example.txt", "perf mem report output"},
+        {"lkml-2024-08-zixian-cai-perf-evlist-v-mem-record-adl.txt", "perf evlist -v output"},
+        {"lkml-2024-08-zixian-cai-perf-script-mem-loads-adl.txt", "perf script output"},
+    };
+    for (const auto& [name, what] : refused) {
+        SCOPED_TRACE(name);
+        const CliResult r = run_cli(
+            {"import", "perf-c2c", (fixtures / name).string(), "--db", db.string()}, dir.path());
+        EXPECT_EQ(r.status, 1);
+        EXPECT_EQ(count_lines(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(db)); // refused before the database is opened
+}
+
+TEST(CliPerfC2c, MalformedRowIsRefusedWithItsLineAndNothingStored) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    const auto db = dir / "c2c.db";
+    const auto good = fixtures / "perfgo-false-sharing-amd-ibs-example.txt";
+    ASSERT_NE(import_json({good.string(), "--db", db.string()}, dir), 0);
+
+    std::string text = read_file(good);
+    // The table row (line 72) with a load count that is no number.
+    const std::size_t at = text.find("     3152     3152");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 18, "     3152     31x2");
+    const auto bad = dir / "bad-row.txt";
+    write_text(bad, text);
+    const CliResult r =
+        run_cli({"import", "perf-c2c", bad.string(), "--db", db.string()}, dir.path());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(bad.string() + ":72: Total Loads '31x2' is not a count"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(run_count(db), 1u);
+}
+
+TEST(CliPerfC2c, UnknownSectionIsANoteOnStderrAndTheReportImports) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    std::string text = read_file(fixtures / "perfgo-false-sharing-amd-ibs-example.txt");
+    const std::string rule(49, '=');
+    const std::size_t table = text.find(rule + "\n           Shared Data Cache Line Table");
+    ASSERT_NE(table, std::string::npos);
+    text.insert(table,
+                rule + "\n  Memory Ranges\n" + rule + "\n  0x20ea08000000-0x20ea08100000\n\n");
+    const auto file = dir / "with-ranges.txt";
+    write_text(file, text);
+    const CliResult r = run_cli(
+        {"import", "perf-c2c", file.string(), "--db", (dir / "c2c.db").string()}, dir.path());
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, fmt::format("hitmap-collect: note: {}:65: section 'Memory Ranges' is not "
+                                 "imported\n",
+                                 file.string()));
+    EXPECT_NE(r.out.find("HITM 2096"), std::string::npos) << r.out;
+}
+
+TEST(CliPerfC2c, LayoutAtBaseNamesTheFields) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    const auto db = dir / "c2c.db";
+    const auto file = fixtures / "perfgo-false-sharing-amd-ibs-example.txt";
+    const std::int64_t id = import_json({file.string(), "--layout", "page_counter=v6.0", "--base",
+                                         "0x20ea08034070", "--db", db.string()},
+                                        dir);
+    ASSERT_NE(id, 0);
+    auto s = store::Database::open(db);
+    const auto c2c = store::read_c2c(s, id);
+    ASSERT_TRUE(c2c);
+    ASSERT_EQ(c2c->objects.size(), 1u);
+    EXPECT_EQ(c2c->objects[0].name, "page_counter@0x20ea08034070");
+    ASSERT_EQ(c2c->result.fields.size(), 2u);
+    EXPECT_EQ(c2c->result.fields[0].field_name, "elow");
+    EXPECT_EQ(c2c->result.fields[1].field_name, "low_usage");
+
+    // A layout that covers no line, and one without its base, are refused; nothing is stored.
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--layout", "page_counter=v6.0", "--base", "0x1000"},
+          std::vector<std::string>{"--layout", "page_counter=v6.0"}}) {
+        std::vector<std::string> all = {"import", "perf-c2c", file.string(), "--db", db.string()};
+        all.insert(all.end(), args.begin(), args.end());
+        const CliResult r = run_cli(all, dir.path());
+        EXPECT_EQ(r.status, 1);
+        EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    }
+    EXPECT_EQ(run_count(db), 1u);
+}
+
+} // namespace
+} // namespace hitmap::testing

@@ -1,0 +1,45 @@
+// libFuzzer target for the perf c2c report parser: any input either parses or throws one of the
+// library's exception types (a bad line, not a c2c report, not UTF-8 as a whole), never anything
+// else, and never crashes. A parsed report keeps the promises its consumers rely on.
+#include "collector/perfc2c/errors.hpp"
+#include "collector/perfc2c/report_parser.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+namespace {
+
+using namespace hitmap::perfc2c;
+
+// Every Pareto block names a line of the table (when there is one), every offset lies in a
+// double cacheline, and --stats output has neither.
+void check(const C2cReport& r) {
+    if (r.stats_only && (!r.lines.empty() || !r.pareto.empty()))
+        std::abort();
+    for (const ParetoLine& p : r.pareto) {
+        if (!r.lines.empty() &&
+            std::none_of(r.lines.begin(), r.lines.end(), [&](const SharedLine& l) {
+                return l.index == p.index && l.address == p.address;
+            }))
+            std::abort();
+        for (const ParetoRow& row : p.rows)
+            if (row.offset >= 128 || row.symbol.empty() || row.object.empty())
+                std::abort();
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    try {
+        check(parse_c2c_report(text));
+    } catch (const C2cParseError&) {
+    } catch (const NotAC2cReport&) {
+    } catch (const C2cTextEncodingError&) {
+    }
+    return 0;
+}
