@@ -94,7 +94,8 @@ TEST(Cli, HardwareC2cFailsFastWithoutSamplingAndAutoFallsBack) {
     TempDir dir;
     const CliResult doctor = run_cli({"doctor", "--json"}, dir.path());
     ASSERT_EQ(doctor.status, 0) << doctor.err;
-    for (const auto& c : nlohmann::json::parse(doctor.out)["capabilities"])
+    const nlohmann::json capabilities = nlohmann::json::parse(doctor.out)["capabilities"];
+    for (const auto& c : capabilities)
         if (c["key"] == "precise_memory_sampling" && c["available"].get<bool>())
             GTEST_SKIP() << "this machine samples memory: --c2c hardware runs here";
     const auto db = (dir / "hw.db").string();
