@@ -11,6 +11,7 @@
 #include "collector/perfc2c/imported_run.hpp"
 #include "collector/perfc2c/report_parser.hpp"
 #include "collector/report/output_text.hpp"
+#include "collector/report/unknown.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
 
@@ -310,11 +311,8 @@ void import_perf_c2c(const C2cImportOptions& o) {
                        {"peer_mode", parsed.peer_mode},
                        {"stats_only", parsed.stats_only},
                        {"events", parsed.details.events},
-                       {"sort_on", parsed.details.sort_on ? nlohmann::json(*parsed.details.sort_on)
-                                                          : nlohmann::json()},
-                       {"grouping", parsed.details.grouping
-                                        ? nlohmann::json(*parsed.details.grouping)
-                                        : nlohmann::json()},
+                       {"sort_on", report::json_or_null(parsed.details.sort_on)},
+                       {"grouping", report::json_or_null(parsed.details.grouping)},
                        {"layouts", layouts},
                        {"code", imported.code}},
         -1);
@@ -343,25 +341,24 @@ void import_perf_c2c(const C2cImportOptions& o) {
         for (const perfc2c::Note& n : imported.notes)
             notes.push_back(
                 {{"line", n.line ? nlohmann::json(n.line) : nlohmann::json()}, {"text", n.text}});
-        const nlohmann::json r{
-            {"id", id},
-            {"variant", run.variant},
-            {"format", "perf-c2c"},
-            {"layout", perfc2c::to_string(parsed.layout)},
-            {"vendor", perfc2c::to_string(parsed.vendor)},
-            {"peer_mode", parsed.peer_mode},
-            {"stats_only", parsed.stats_only},
-            {"shared_lines", shared_lines ? nlohmann::json(*shared_lines) : nlohmann::json()},
-            {"lines_shown", parsed.lines.size()},
-            {"hitm", parsed.total_hitm()},
-            {"hitm_shown", shown_hitm},
-            {"notes", notes}};
+        const nlohmann::json r{{"id", id},
+                               {"variant", run.variant},
+                               {"format", "perf-c2c"},
+                               {"layout", perfc2c::to_string(parsed.layout)},
+                               {"vendor", perfc2c::to_string(parsed.vendor)},
+                               {"peer_mode", parsed.peer_mode},
+                               {"stats_only", parsed.stats_only},
+                               {"shared_lines", report::json_or_null(shared_lines)},
+                               {"lines_shown", parsed.lines.size()},
+                               {"hitm", parsed.total_hitm()},
+                               {"hitm_shown", shown_hitm},
+                               {"notes", notes}};
         fmt::print("{}\n", report::json_text(
                                nlohmann::json{{"file", path}, {"db", o.common.db}, {"runs", {r}}}));
         return;
     }
     fmt::print("imported run {}: {}, {} shared lines, HITM {}", id, what,
-               shared_lines ? fmt::format("{}", *shared_lines) : "?", parsed.total_hitm());
+               report::text_or_unknown(shared_lines, "{}"), parsed.total_hitm());
     if (!parsed.stats_only && parsed.lines.size() != shared_lines.value_or(0))
         fmt::print(" ({} lines shown, {} HITM on lines perf did not show)", parsed.lines.size(),
                    parsed.total_hitm() - std::min(parsed.total_hitm(), shown_hitm));

@@ -4,6 +4,7 @@
 #include "collector/perf/event.hpp"
 #include "collector/perf/perf_syscall.hpp"
 #include "collector/perf/sysfs.hpp"
+#include "collector/report/unknown.hpp"
 
 #include <fmt/format.h>
 #include <linux/perf_event.h>
@@ -56,10 +57,6 @@ std::optional<std::string> first_arm_spe_pmu(const SystemRoots& roots) {
     return first;
 }
 
-template <typename T> nlohmann::json or_null(const std::optional<T>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 } // namespace
 
 std::string_view to_string(MemorySampling sampling) {
@@ -93,16 +90,16 @@ MemorySampling PmuCapabilities::precise_memory_facility() const {
 nlohmann::json PmuCapabilities::to_json() const {
     return nlohmann::json{
         {"hardware_counters", hardware_counters},
-        {"hardware_counters_reason", or_null(hardware_counters_reason)},
+        {"hardware_counters_reason", report::json_or_null(hardware_counters_reason)},
         {"memory_sampling", to_string(memory_sampling())},
-        {"intel_mem_pmu", or_null(intel_mem_pmu)},
+        {"intel_mem_pmu", report::json_or_null(intel_mem_pmu)},
         {"intel_mem_loads", intel_mem_loads},
         {"intel_mem_stores", intel_mem_stores},
         {"intel_mem_loads_aux", intel_mem_loads_aux},
-        {"ibs_op_type", or_null(ibs_op_type)},
-        {"arm_spe_pmu", or_null(arm_spe_pmu)},
-        {"perf_event_paranoid", or_null(perf_event_paranoid)},
-        {"tracefs", or_null(tracefs)},
+        {"ibs_op_type", report::json_or_null(ibs_op_type)},
+        {"arm_spe_pmu", report::json_or_null(arm_spe_pmu)},
+        {"perf_event_paranoid", report::json_or_null(perf_event_paranoid)},
+        {"tracefs", report::json_or_null(tracefs)},
         {"lock_contention_tracepoints", lock_contention_tracepoints},
     };
 }

@@ -214,7 +214,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             for (auto& m : hardware.metrics)
                 outcome.metrics.push_back(std::move(m));
         } else if (simulated) {
-            if (request.c2c.source != C2cSource::off)
+            if (c2c.path == C2cPath::simulated)
                 c2c_data = std::move(simulated->c2c);
             for (auto& m : simulated->metrics)
                 outcome.metrics.push_back(std::move(m));

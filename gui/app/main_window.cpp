@@ -226,8 +226,8 @@ void MainWindow::exportChartSvg() {
 
 bool MainWindow::exportReport(const QString& path, ReportFormat format) {
     analysis::ReportRequest request;
-    if (tabs_->currentIndex() == CompareTab && compare_->pair())
-        request.runs = {compare_->pair()->first, compare_->pair()->second};
+    if (const auto pair = compare_->pair(); tabs_->currentIndex() == CompareTab && pair)
+        request.runs = {pair->first, pair->second};
     else if (run_)
         request.runs = {run_->run.id};
     else
