@@ -5,6 +5,7 @@
 #include "collector/report/run_summary.hpp"
 #include "collector/store/errors.hpp"
 
+#include <charconv>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -89,6 +90,22 @@ PairSection compare(store::Database& db, const RunSection& before, const RunSect
 }
 
 } // namespace
+
+std::vector<std::int64_t> parse_run_ids(std::string_view text) {
+    std::vector<std::int64_t> ids;
+    for (std::size_t start = 0;;) {
+        const std::size_t comma = text.find(',', start);
+        const std::string_view item = text.substr(start, comma - start);
+        std::int64_t id = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+        if (ec != std::errc() || end != item.data() + item.size() || id < 1)
+            throw ReportRequestError(fmt::format("--runs: '{}' is not a run id", item));
+        ids.push_back(id);
+        if (comma == std::string_view::npos)
+            return ids;
+        start = comma + 1;
+    }
+}
 
 Report build_report(store::Database& db, const ReportRequest& request) {
     Report r;

@@ -11,10 +11,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hitmap::analysis {
+
+// A report request the user wrote that cannot be read, e.g. "--runs: 'x' is not a run id".
+class ReportRequestError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
 
 struct ReportRequest {
     // Runs in this order; exactly two complete ones are compared, the first as "before".
@@ -25,6 +33,10 @@ struct ReportRequest {
     std::size_t fields = 12;       // fields in the comparison
     std::size_t lock_classes = 8;  // per run and in the comparison
 };
+
+// "3,18" -> {3, 18}: the `--runs` text both export commands (CLI and app) take. Run ids are
+// decimal digits, at least 1; empty items, signs, spaces and hex are refused naming the item.
+std::vector<std::int64_t> parse_run_ids(std::string_view text);
 
 // One contended line of a run, named by its object and fields.
 struct LineRow {

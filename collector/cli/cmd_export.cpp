@@ -18,14 +18,6 @@ namespace hitmap::cli {
 
 namespace {
 
-std::vector<std::int64_t> parse_run_ids(const std::string& text) {
-    std::vector<std::int64_t> ids;
-    for (const std::string& item : split_list(text, "--runs"))
-        ids.push_back(static_cast<std::int64_t>(
-            parse_count(item, "--runs", 1, std::numeric_limits<std::int64_t>::max())));
-    return ids;
-}
-
 void write_csv_tables(const analysis::Report& r, const std::filesystem::path& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -67,7 +59,7 @@ void add_export_command(CLI::App& app) {
     cmd->callback([o] {
         analysis::ReportRequest request;
         if (!o->runs.empty())
-            request.runs = parse_run_ids(o->runs);
+            request.runs = analysis::parse_run_ids(o->runs);
         if (!o->workload.empty())
             request.workload = o->workload;
         request.lines_per_run = parse_count(o->lines, "--lines", 0, 1000);

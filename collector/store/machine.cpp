@@ -44,13 +44,15 @@ int online_cpus() {
 }
 
 // glibc reports 0 for the line size on some CPUs and in some containers; /sys usually knows.
-int cacheline_size() {
+// Where neither does (a VM whose cacheinfo is not populated, and glibc without CPUID's answer)
+// the size is unknown, not the common 64.
+std::optional<int> cacheline_size() {
     if (const long n = sysconf(_SC_LEVEL1_DCACHE_LINESIZE); n > 0)
         return static_cast<int>(n);
     std::ifstream sys("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size");
     if (int n = 0; sys >> n && n > 0)
         return n;
-    return 64;
+    return std::nullopt;
 }
 
 } // namespace

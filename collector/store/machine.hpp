@@ -9,9 +9,9 @@ namespace hitmap::store {
 struct MachineInfo {
     std::string host{};
     std::optional<std::string> cpu_model{}; // absent where /proc/cpuinfo names none (many ARM)
-    std::optional<int> cpu_count = 1;       // online CPUs; nullopt: unknown (imports)
+    std::optional<int> cpu_count{};         // online CPUs; nullopt: unknown (imports)
     std::string kernel{};                   // uname release
-    std::optional<int> cacheline_size = 64; // nullopt: unknown (imports)
+    std::optional<int> cacheline_size{};    // nullopt: unknown (imports, unreadable)
     bool operator==(const MachineInfo&) const = default;
 };
 

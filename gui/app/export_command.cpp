@@ -11,30 +11,18 @@ namespace hitmap::gui {
 
 namespace {
 
-class UsageError : public std::runtime_error {
+class UsageError : public std::invalid_argument {
 public:
     explicit UsageError(const QString& what)
-        : std::runtime_error(what.toStdString()) {}
+        : std::invalid_argument(what.toStdString()) {}
 };
-
-std::vector<std::int64_t> parse_run_ids(const QString& text) {
-    std::vector<std::int64_t> ids;
-    for (const QString& item : text.split(QLatin1Char(','))) {
-        bool ok = false;
-        const qlonglong id = item.trimmed().toLongLong(&ok);
-        if (!ok || id < 1)
-            throw UsageError(QStringLiteral("--runs: '%1' is not a run id").arg(item));
-        ids.push_back(id);
-    }
-    return ids;
-}
 
 analysis::ReportRequest request_from(const QCommandLineParser& p) {
     analysis::ReportRequest request;
     if (p.isSet(QStringLiteral("runs")) && p.isSet(QStringLiteral("workload")))
         throw UsageError(QStringLiteral("--runs and --workload exclude each other"));
     if (p.isSet(QStringLiteral("runs")))
-        request.runs = parse_run_ids(p.value(QStringLiteral("runs")));
+        request.runs = analysis::parse_run_ids(p.value(QStringLiteral("runs")).toStdString());
     if (p.isSet(QStringLiteral("workload")))
         request.workload = p.value(QStringLiteral("workload")).toStdString();
     bool ok = false;
@@ -114,7 +102,7 @@ int run_export_command(const QStringList& arguments) {
         export_report(p.value(QStringLiteral("db")), request_from(p), *format, output);
         std::printf("wrote %s\n", qPrintable(output));
         return 0;
-    } catch (const UsageError& e) {
+    } catch (const std::invalid_argument& e) { // UsageError, analysis::ReportRequestError
         std::fprintf(stderr, "hitmap export: %s\n", e.what());
         return 2;
     } catch (const std::exception& e) {
