@@ -222,10 +222,13 @@ Database Database::open(const std::filesystem::path& path, OpenOptions options,
     if (options.read_only) {
         if (!existing)
             throw StoreIoError(path, "no hitmap database to open read-only");
-        if (*existing < latest)
-            throw OlderSchema(path, *existing, latest);
         return guarded(path, [&] {
-            return Database(path, open_sqlite_read_only(path, busy_timeout_ms), *existing);
+            SQLite::Database file = open_sqlite_read_only(path, busy_timeout_ms);
+            if (*existing == latest)
+                return Database(path, std::move(file), latest);
+            SQLite::Database copy = migrated_in_memory(file, path, migrations);
+            copy.exec("PRAGMA foreign_keys = ON");
+            return Database(path, std::move(copy), latest);
         });
     }
 

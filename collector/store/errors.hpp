@@ -33,7 +33,7 @@ public:
     NewerSchema(const std::filesystem::path& path, int file_version, int known_version);
 };
 
-// Needs a migration, but was opened read-only.
+// Needs a migration before this use (a merge input is attached as it is on disk).
 class OlderSchema : public StoreError {
 public:
     OlderSchema(const std::filesystem::path& path, int file_version, int known_version);

@@ -1,6 +1,7 @@
 #include "collector/store/merge.hpp"
 
 #include "collector/store/errors.hpp"
+#include "collector/store/file_probe.hpp"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
@@ -228,8 +229,12 @@ MergeCounts merge_into(Database& out, const std::filesystem::path& input,
     std::error_code ec;
     if (std::filesystem::equivalent(out.path(), input, ec))
         throw MergeError(input, "is the output of the merge");
-    // Refused here as any read is: not hitmap, corrupt, newer, or older (needs migrating).
+    // Refused here as any read is: not hitmap, corrupt, newer. An older file reads through a
+    // migrated copy in memory, but the merge attaches the file itself, so it must be current.
     Database::open(input, {.create_if_missing = false, .read_only = true});
+    if (const auto version = probe_schema_version(input);
+        version && *version < Database::latest_schema_version())
+        throw OlderSchema(input, *version, Database::latest_schema_version());
 
     SQLite::Database& sql = out.sql();
     MergeCounts counts;

@@ -86,4 +86,17 @@ int migrate(SQLite::Database& db, const std::filesystem::path& path,
     return user_version(db);
 }
 
+SQLite::Database migrated_in_memory(SQLite::Database& file, const std::filesystem::path& path,
+                                    std::span<const schemas::Migration> migrations) {
+    SQLite::Database copy(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    try {
+        SQLite::Backup(copy, file).executeStep();
+    } catch (const SQLite::Exception& e) {
+        throw_decoded(e, path);
+    }
+    for (const auto& migration : migrations)
+        apply(copy, path, migration);
+    return copy;
+}
+
 } // namespace hitmap::store

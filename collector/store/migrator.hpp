@@ -19,4 +19,10 @@ void require_contiguous(std::span<const schemas::Migration> migrations);
 int migrate(SQLite::Database& db, const std::filesystem::path& path,
             std::span<const schemas::Migration> migrations);
 
+// A read-only reader of an older file: the file copied into memory and the copy migrated, so
+// show/export/the app read it as it is without a byte of it being written (no backup either).
+// Costs memory of the file's size, for as long as the reader is open.
+SQLite::Database migrated_in_memory(SQLite::Database& file, const std::filesystem::path& path,
+                                    std::span<const schemas::Migration> migrations);
+
 } // namespace hitmap::store

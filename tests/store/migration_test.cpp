@@ -254,14 +254,21 @@ TEST(Migrations, FileNewerThanTheListIsRefused) {
     }
 }
 
-TEST(Migrations, ReadOnlyOpenOfAnOlderFileIsRefusedUntouched) {
+TEST(Migrations, ReadOnlyOpenOfAnOlderFileReadsAMigratedCopyAndLeavesTheFileUntouched) {
     TempDir dir;
-    make_current(dir / "hitmap.db");
+    const auto id = make_current(dir / "hitmap.db");
     const auto before = testing::backdated_snapshot(dir / "hitmap.db");
-    EXPECT_THROW(Database::open(dir / "hitmap.db", {.read_only = true},
-                                with_next("extra", "CREATE TABLE extra (x);")),
-                 OlderSchema);
+    {
+        auto db = Database::open(dir / "hitmap.db", {.read_only = true},
+                                 with_next("extra", "CREATE TABLE extra (x); "
+                                                    "INSERT INTO extra VALUES (42);"));
+        EXPECT_EQ(db.schema_version(), current + 1);
+        EXPECT_EQ(db.sql().execAndGet("SELECT x FROM extra").getInt(), 42) << "migrated copy";
+        ASSERT_TRUE(db.run(id).has_value());
+    }
     EXPECT_EQ(testing::snapshot(dir / "hitmap.db"), before);
+    EXPECT_FALSE(std::filesystem::exists(dir / fmt::format("hitmap.db.bak-v{}", current)))
+        << "a read leaves no backup";
 }
 
 TEST(Migrations, ListWithAGapIsRejected) {
