@@ -4,6 +4,7 @@
 #include "collector/perf/perf_syscall.hpp"
 
 #include <ctime>
+#include <fmt/format.h>
 #include <linux/perf_event.h>
 
 namespace hitmap::perf {
@@ -14,7 +15,7 @@ UniqueFd open_tracepoint(const TracepointFormat& format, int group_fd) {
     perf_event_attr attr{};
     attr.size = sizeof(attr);
     attr.type = PERF_TYPE_TRACEPOINT;
-    attr.config = format.id;
+    attr.config = format.id();
     attr.sample_period = 1; // every wait: the pairing needs both ends
     attr.sample_type = lock_sample_type();
     attr.disabled = group_fd < 0 ? 1 : 0;
@@ -22,7 +23,7 @@ UniqueFd open_tracepoint(const TracepointFormat& format, int group_fd) {
     attr.clockid = CLOCK_MONOTONIC;
     OpenResult opened = open_event(attr, 0, -1, group_fd);
     if (!opened.fd)
-        throw_errno("lock:" + format.name, opened.error);
+        throw_errno(fmt::format("lock:{}", format.name()), opened.error);
     return std::move(opened.fd);
 }
 
@@ -32,6 +33,7 @@ LockContentionTracer::LockContentionTracer(TracepointFormat begin, TracepointFor
                                            std::size_t ring_pages)
     : begin_format_(std::move(begin))
     , end_format_(std::move(end)) {
+    check_lock_formats(begin_format_, end_format_);
     begin_ = open_tracepoint(begin_format_, -1);
     end_ = open_tracepoint(end_format_, begin_.get());
     ring_.emplace(begin_.get(), ring_pages);

@@ -14,7 +14,8 @@ namespace hitmap::perf {
 class LockContentionTracer {
 public:
     // Opens disabled, for the calling thread. Throws the decoded PerfError (e.g.
-    // PerfPermissionDenied without CAP_PERFMON/root: raw tracepoint data is privileged).
+    // PerfPermissionDenied without CAP_PERFMON/root: raw tracepoint data is privileged), or
+    // PerfInvalidConfig when a format lacks a field the decoder reads (check_lock_formats).
     LockContentionTracer(TracepointFormat begin, TracepointFormat end, std::size_t ring_pages = 64);
 
     void enable();

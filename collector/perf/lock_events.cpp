@@ -46,10 +46,10 @@ std::optional<LockEvent> parse_sample(std::span<const std::byte> body,
     const auto raw = body.subspan(28, raw_size);
     const auto type = read_at<std::uint16_t>(raw, 0); // common_type: the tracepoint id
     const TracepointFormat* format = nullptr;
-    if (type == begin.id) {
+    if (type == begin.id()) {
         e.kind = LockEvent::Kind::begin;
         format = &begin;
-    } else if (type == end.id) {
+    } else if (type == end.id()) {
         e.kind = LockEvent::Kind::end;
         format = &end;
     } else {
@@ -57,7 +57,7 @@ std::optional<LockEvent> parse_sample(std::span<const std::byte> body,
     }
     const auto addr = format->read(raw, "lock_addr");
     if (!addr)
-        throw PerfCorruptRecord(fmt::format("{} sample without lock_addr", format->name));
+        throw PerfCorruptRecord(fmt::format("{} sample without lock_addr", format->name()));
     e.lock_addr = static_cast<std::uint64_t>(*addr);
     if (e.kind == LockEvent::Kind::begin)
         e.flags = static_cast<std::uint32_t>(format->read(raw, "flags").value_or(0));
@@ -70,6 +70,13 @@ std::optional<LockEvent> parse_sample(std::span<const std::byte> body,
 
 std::uint64_t lock_sample_type() {
     return PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+}
+
+void check_lock_formats(const TracepointFormat& begin, const TracepointFormat& end) {
+    for (const char* field : {"lock_addr", "flags"})
+        begin.require(field);
+    for (const char* field : {"lock_addr", "ret"})
+        end.require(field);
 }
 
 LockEventBatch parse_lock_events(std::span<const std::byte> ring, std::uint64_t tail,

@@ -38,6 +38,11 @@ LockEventBatch parse_lock_events(std::span<const std::byte> ring, std::uint64_t 
                                  std::uint64_t head, const TracepointFormat& begin,
                                  const TracepointFormat& end);
 
+// Throws PerfInvalidConfig when a format lacks a field parse_lock_events reads: libtraceevent
+// keeps a format whose field block it could read only in part, and a missing flags or ret
+// would otherwise decode as 0.
+void check_lock_formats(const TracepointFormat& begin, const TracepointFormat& end);
+
 // perf's lock_type_table names for the LCB_F_* flags: "spinlock", "rwsem:R", "mutex", ...
 std::string lock_type_name(std::uint32_t flags);
 

@@ -1,161 +1,151 @@
 #include "collector/perf/tracepoint_format.hpp"
 
 #include "collector/perf/errors.hpp"
-#include "collector/perf/pmu_capabilities.hpp"
 
+#include <array>
 #include <cerrno>
-#include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <event-parse.h>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
-#include <sys/mount.h>
-#include <unistd.h>
+#include <new>
+
+// The libtracefs calls made here, as <tracefs.h> declares them. The header itself is C only
+// (libtracefs 1.6.4, and upstream still): no extern "C", and its inline tracefs_hist_start()
+// passes 0 for an enum, which C++ refuses. These four are libtracefs.so.1's stable ABI.
+extern "C" {
+struct tracefs_instance;
+const char* tracefs_tracing_dir(void);
+tracefs_instance* tracefs_instance_alloc(const char* tracing_dir, const char* name);
+void tracefs_instance_free(tracefs_instance* instance);
+char* tracefs_event_file_read(tracefs_instance* instance, const char* system, const char* event,
+                              const char* file, int* psize);
+}
 
 namespace hitmap::perf {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
+struct InstanceFree {
+    void operator()(tracefs_instance* instance) const { tracefs_instance_free(instance); }
+};
+struct BufferFree {
+    void operator()(char* buffer) const { std::free(buffer); }
+};
+
+std::string tep_reason(tep_handle* tep, tep_errno error) {
+    std::array<char, 160> text{};
+    if (tep_strerror(tep, error, text.data(), text.size()) != 0)
+        return fmt::format("libtraceevent error {}", static_cast<int>(error));
+    return text.data();
 }
 
-std::optional<std::uint64_t> number(std::string_view s) {
-    std::uint64_t v = 0;
-    s = trim(s);
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size())
-        return std::nullopt;
-    return v;
-}
-
-// "key:value" out of one ';'-separated part of a field line.
-std::optional<std::string_view> part_value(std::string_view part, std::string_view key) {
-    part = trim(part);
-    if (part.substr(0, key.size()) != key || part.size() <= key.size() || part[key.size()] != ':')
-        return std::nullopt;
-    return part.substr(key.size() + 1);
-}
-
-// "\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;"
-std::optional<std::pair<std::string, TracepointField>> parse_field(std::string_view line) {
-    std::string_view parts[4];
-    for (auto& part : parts) {
-        const auto semi = line.find(';');
-        if (semi == std::string_view::npos)
-            return std::nullopt;
-        part = line.substr(0, semi);
-        line.remove_prefix(semi + 1);
-    }
-    const auto decl = part_value(parts[0], "field");
-    const auto offset = part_value(parts[1], "offset");
-    const auto size = part_value(parts[2], "size");
-    const auto is_signed = part_value(parts[3], "signed");
-    if (!decl || !offset || !size || !is_signed)
-        return std::nullopt;
-    // The name is the declaration's last word, less any array suffix ("char comm[16]").
-    std::string_view name = trim(*decl);
-    name = name.substr(0, name.find('['));
-    name = name.substr(name.find_last_of(" *") + 1);
-    TracepointField field;
-    const auto o = number(*offset), n = number(*size), s = number(*is_signed);
-    if (name.empty() || !o || !n || !s)
-        return std::nullopt;
-    field.offset = *o;
-    field.size = *n;
-    field.is_signed = *s != 0;
-    return std::pair{std::string(name), field};
+tep_format_field* find_field(tep_event* event, std::string_view name) {
+    return tep_find_any_field(event, std::string(name).c_str());
 }
 
 } // namespace
 
+std::string_view TracepointFormat::name() const {
+    return event_->name;
+}
+
+std::uint64_t TracepointFormat::id() const {
+    return static_cast<std::uint64_t>(event_->id);
+}
+
+std::optional<TracepointField> TracepointFormat::field(std::string_view name) const {
+    const tep_format_field* f = find_field(event_, name);
+    if (!f || f->offset < 0 || f->size < 0)
+        return std::nullopt;
+    return TracepointField{static_cast<std::size_t>(f->offset), static_cast<std::size_t>(f->size),
+                           (f->flags & TEP_FIELD_IS_SIGNED) != 0};
+}
+
+TracepointField TracepointFormat::require(std::string_view name) const {
+    if (auto f = field(name))
+        return *f;
+    throw PerfInvalidConfig(fmt::format(
+        "tracepoint {}:{} has no field '{}'{}", event_->system, event_->name, name,
+        (event_->flags & TEP_EVENT_FL_FAILED) ? " (libtraceevent could not parse all of its format)"
+                                              : ""));
+}
+
 std::optional<std::int64_t> TracepointFormat::read(std::span<const std::byte> raw,
                                                    std::string_view field) const {
-    const auto it = fields.find(field);
-    if (it == fields.end() || it->second.offset + it->second.size > raw.size())
+    tep_format_field* f = find_field(event_, field);
+    if (!f || f->offset < 0 || f->size < 0 ||
+        static_cast<std::size_t>(f->offset) + static_cast<std::size_t>(f->size) > raw.size())
         return std::nullopt;
-    const TracepointField& f = it->second;
-    std::uint64_t bits = 0;
-    switch (f.size) {
-    case 1:
-    case 2:
-    case 4:
-    case 8:
-        std::memcpy(&bits, raw.data() + f.offset, f.size); // little-endian, as perf's hosts
-        break;
-    default:
+    unsigned long long bits = 0;
+    // Fails for sizes other than 1, 2, 4 and 8.
+    if (tep_read_number_field(f, raw.data(), &bits) != 0)
         return std::nullopt;
-    }
-    if (f.is_signed && f.size < 8 && (bits >> (f.size * 8 - 1)) & 1)
-        bits |= ~std::uint64_t{0} << (f.size * 8);
+    if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (bits >> (f->size * 8 - 1)) & 1)
+        bits |= ~0ull << (f->size * 8);
     return static_cast<std::int64_t>(bits);
 }
 
-TracepointFormat parse_tracepoint_format(std::string_view text) {
+TracepointFormat parse_tracepoint_format(std::string_view text, std::string_view category) {
     TracepointFormat format;
-    bool have_id = false;
-    std::size_t line_no = 0;
-    while (!text.empty()) {
-        const auto eol = text.find('\n');
-        const std::string_view line = text.substr(0, eol);
-        text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-        ++line_no;
-        const std::string_view t = trim(line);
-        if (auto v = part_value(t, "name")) {
-            format.name = std::string(trim(*v));
-        } else if (auto id = part_value(t, "ID")) {
-            const auto n = number(*id);
-            if (!n)
-                throw PerfInvalidConfig(
-                    fmt::format("tracepoint format line {}: bad ID '{}'", line_no, *id));
-            format.id = *n;
-            have_id = true;
-        } else if (t.substr(0, 6) == "field:") {
-            auto field = parse_field(t);
-            if (!field)
-                throw PerfInvalidConfig(
-                    fmt::format("tracepoint format line {}: cannot read '{}'", line_no, t));
-            format.fields.insert(std::move(*field));
-        }
+    tep_handle* tep = tep_alloc();
+    if (!tep)
+        throw std::bad_alloc();
+    format.tep_.reset(tep, tep_free);
+    // PERF_SAMPLE_RAW payloads are in the host's byte order, as perf tells libtraceevent too
+    // (tools/perf/util/trace-event.c, trace_event__init2).
+    tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    const std::string system(category);
+    tep_event* event = nullptr;
+    const tep_errno error = tep_parse_format(tep, &event, text.data(), text.size(), system.c_str());
+    // libtraceevent 1.7 returns an event, and success, once the name and ID lines are read; a
+    // field block or print fmt it cannot parse only sets TEP_EVENT_FL_FAILED (see require()).
+    if (!event) {
+        std::string reason = tep_reason(tep, error);
+        if (error == TEP_ERRNO__MEM_ALLOC_FAILED)
+            reason += ", which libtraceevent 1.7 also says of a missing 'name:' line";
+        throw PerfInvalidConfig(fmt::format("tracepoint format not readable: {}", reason));
     }
-    if (!have_id)
-        throw PerfInvalidConfig("tracepoint format without an ID line");
+    format.event_ = event;
     return format;
 }
 
 TracefsRoot ensure_tracefs() {
-    if (auto root = tracefs_root())
-        return {root, {}};
-    if (::geteuid() != 0)
+    errno = 0;
+    if (const char* dir = tracefs_tracing_dir())
+        return {std::filesystem::path(dir), {}};
+    const int error = errno;
+    if (error == EPERM)
         return {std::nullopt, "tracefs is not mounted and only root may mount it (mount -t "
                               "tracefs nodev /sys/kernel/tracing)"};
-    if (::mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0)
-        return {std::nullopt, fmt::format("tracefs is not mounted and mounting it at "
-                                          "/sys/kernel/tracing failed: {}",
-                                          std::strerror(errno))};
-    if (auto root = tracefs_root())
-        return {root, {}};
-    return {std::nullopt, "tracefs mounted at /sys/kernel/tracing shows no events/ directory"};
+    return {std::nullopt, fmt::format("tracefs is not mounted and libtracefs could not mount it at "
+                                      "/sys/kernel/tracing: {}",
+                                      error ? std::strerror(error) : "it gave no reason")};
 }
 
 TracepointFormat read_tracepoint_format(const std::filesystem::path& tracefs,
                                         std::string_view category, std::string_view name) {
     const auto path = tracefs / "events" / category / name / "format";
-    std::ifstream in(path);
-    if (!in) {
-        const int error = errno;
-        if (error == EACCES || error == EPERM)
-            throw PerfPermissionDenied(fmt::format("{}: permission denied", path.string()));
+    const std::string system(category), event(name);
+    int size = 0;
+    errno = 0;
+    // The top instance of this tracing directory, which need not be the one libtracefs would
+    // find itself: the tests point it at a copied tree.
+    const std::unique_ptr<tracefs_instance, InstanceFree> top(
+        tracefs_instance_alloc(tracefs.c_str(), nullptr));
+    const std::unique_ptr<char, BufferFree> text(
+        top ? tracefs_event_file_read(top.get(), system.c_str(), event.c_str(), "format", &size)
+            : nullptr);
+    const int error = errno;
+    if (text)
+        return parse_tracepoint_format(std::string_view(text.get(), size), category);
+    if (error == EACCES || error == EPERM)
+        throw PerfPermissionDenied(fmt::format("{}: permission denied", path.string()));
+    if (error == ENOENT || error == ENOTDIR)
         throw PerfUnsupported(fmt::format("this kernel has no {}:{} tracepoint ({} is missing)",
                                           category, name, path.string()));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_tracepoint_format(text.str());
+    throw PerfSystemError(
+        fmt::format("{}: {}", path.string(), error ? std::strerror(error) : "empty file"));
 }
 
 } // namespace hitmap::perf
