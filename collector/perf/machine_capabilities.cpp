@@ -202,7 +202,7 @@ std::string yes_no(bool available) {
 
 CapabilityLine memory_sampling_line(const PmuCapabilities& pmu) {
     CapabilityLine line{"precise_memory_sampling", "precise memory sampling", true, {}};
-    switch (pmu.precise_memory_facility()) {
+    switch (pmu.memory_sampling()) {
     case MemorySampling::intel_pebs:
         line.detail =
             fmt::format("Intel PEBS: {}/mem-loads/{}{}", *pmu.intel_mem_pmu,
@@ -213,9 +213,8 @@ CapabilityLine memory_sampling_line(const PmuCapabilities& pmu) {
         line.detail = fmt::format("AMD IBS op (PMU type {})", *pmu.ibs_op_type);
         return line;
     case MemorySampling::arm_spe:
-        line.detail = fmt::format("Arm SPE ({}); not read by hitmap's sampler yet, runs use "
-                                  "software c2c",
-                                  *pmu.arm_spe_pmu);
+        line.detail =
+            fmt::format("Arm SPE ({}): loads and stores from its AUX area", *pmu.arm_spe_pmu);
         return line;
     case MemorySampling::none:
         break;
@@ -368,7 +367,7 @@ nlohmann::json MachineCapabilities::to_json() const {
         {"capabilities", std::move(items)},
         {"facts",
          {{"pmu", pmu.to_json()},
-          {"precise_memory_facility", to_string(pmu.precise_memory_facility())},
+          {"precise_memory_facility", to_string(pmu.memory_sampling())},
           {"perf_version", report::json_or_null(perf_version)},
           {"kernel_btf", report::json_or_null(kernel_btf)},
           {"invariant_tsc", report::json_or_null(invariant_tsc)},

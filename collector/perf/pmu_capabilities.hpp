@@ -32,12 +32,9 @@ struct PmuCapabilities {
     std::optional<std::string> tracefs;       // mount point with an events/ directory
     bool lock_contention_tracepoints = false; // lock:contention_begin/end ids readable
 
-    // The facility MemorySampler would use: Intel when mem-loads exists, else AMD IBS. Never
-    // arm_spe: SPE writes its packets to an AUX buffer, which MemorySampler does not read, so a
-    // run on SPE still takes the software c2c path.
+    // The facility MemorySampler uses: Intel when mem-loads exists, else AMD IBS, else Arm SPE
+    // (read from its AUX area).
     MemorySampling memory_sampling() const;
-    // What the hardware offers, used or not: memory_sampling(), else Arm SPE.
-    MemorySampling precise_memory_facility() const;
 
     nlohmann::json to_json() const;
     std::string summary() const; // one line for humans
@@ -52,7 +49,8 @@ PmuCapabilities detect_pmu(const SystemRoots& roots, std::optional<std::string> 
 // <proc>/sys/kernel/perf_event_paranoid, if readable.
 std::optional<int> perf_event_paranoid(const SystemRoots& roots = {});
 
-// The first mounted tracefs among <sys>/kernel/tracing and <sys>/kernel/debug/tracing.
+// The first mounted tracefs among <sys>/kernel/tracing and <sys>/kernel/debug/tracing; never
+// mounts one (ensure_tracefs() in tracepoint_format.hpp does, through libtracefs).
 std::optional<std::filesystem::path> tracefs_root(const SystemRoots& roots = {});
 
 // tracefs events/<category>/<name>/id: the config of a PERF_TYPE_TRACEPOINT event.

@@ -59,6 +59,10 @@ void RingBuffer::consume(const WindowParser& parse) {
     parse(data, tail, head);
 }
 
+perf_event_mmap_page& RingBuffer::metadata() const {
+    return *static_cast<perf_event_mmap_page*>(base_);
+}
+
 SampleBatch RingBuffer::drain(std::uint64_t sample_type) {
     SampleBatch batch;
     consume([&](std::span<const std::byte> data, std::uint64_t tail, std::uint64_t head) {

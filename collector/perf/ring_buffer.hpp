@@ -8,6 +8,8 @@
 #include <functional>
 #include <span>
 
+struct perf_event_mmap_page;
+
 namespace hitmap::perf {
 
 class RingBuffer {
@@ -28,6 +30,9 @@ public:
     using WindowParser = std::function<void(std::span<const std::byte> ring, std::uint64_t tail,
                                             std::uint64_t head)>;
     void consume(const WindowParser& parse);
+
+    // The metadata page, shared with the kernel: where an AUX area is placed (aux_area.hpp).
+    perf_event_mmap_page& metadata() const;
 
 private:
     void* base_ = nullptr;

@@ -19,18 +19,6 @@ constexpr std::uint64_t supported_sample_type =
     PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
     PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
 
-// Copies n bytes starting at ring position `pos`, wrapping at the end of the ring.
-void copy_out(std::span<const std::byte> ring, std::uint64_t pos, std::size_t n, std::byte* out) {
-    // A header-only record has an empty body whose data() may be null, and memcpy's pointers
-    // must not be null even for 0 bytes (found by fuzz_sample_records).
-    if (n == 0)
-        return;
-    const std::size_t offset = pos % ring.size();
-    const std::size_t first = std::min(n, ring.size() - offset);
-    std::memcpy(out, ring.data() + offset, first);
-    std::memcpy(out + first, ring.data(), n - first);
-}
-
 // Reads the u64 words of one record body in order.
 class BodyReader {
 public:
@@ -104,16 +92,43 @@ void for_each_record(std::span<const std::byte> ring, std::uint64_t tail, std::u
         if (head - pos < sizeof(header))
             throw PerfCorruptRecord(
                 fmt::format("truncated record header at ring position {}", pos));
-        copy_out(ring, pos, sizeof(header), reinterpret_cast<std::byte*>(&header));
+        copy_from_ring(ring, pos, sizeof(header), reinterpret_cast<std::byte*>(&header));
         if (header.size < sizeof(header) || header.size > head - pos)
             throw PerfCorruptRecord(fmt::format("record of type {} at ring position {} claims {} "
                                                 "bytes, {} available",
                                                 header.type, pos, header.size, head - pos));
         record.resize(header.size - sizeof(header));
-        copy_out(ring, pos + sizeof(header), record.size(), record.data());
+        copy_from_ring(ring, pos + sizeof(header), record.size(), record.data());
         visit(header.type, record);
         pos += header.size;
     }
+}
+
+void copy_from_ring(std::span<const std::byte> ring, std::uint64_t pos, std::size_t n,
+                    std::byte* out) {
+    // A header-only record has an empty body whose data() may be null, and memcpy's pointers
+    // must not be null even for 0 bytes (found by fuzz_sample_records).
+    if (n == 0)
+        return;
+    const std::size_t offset = pos % ring.size();
+    const std::size_t first = std::min(n, ring.size() - offset);
+    std::memcpy(out, ring.data() + offset, first);
+    std::memcpy(out + first, ring.data(), n - first);
+}
+
+MemorySample parse_sample_id(std::span<const std::byte> trailer, std::uint64_t sample_type) {
+    BodyReader in(trailer);
+    MemorySample s;
+    if (sample_type & PERF_SAMPLE_TID)
+        std::tie(s.pid, s.tid) = split_u32(in.next());
+    if (sample_type & PERF_SAMPLE_TIME)
+        s.time = in.next();
+    in.skip_if(sample_type, PERF_SAMPLE_ID);
+    in.skip_if(sample_type, PERF_SAMPLE_STREAM_ID);
+    if (sample_type & PERF_SAMPLE_CPU)
+        s.cpu = split_u32(in.next()).first;
+    in.skip_if(sample_type, PERF_SAMPLE_IDENTIFIER);
+    return s;
 }
 
 std::uint64_t lost_samples_in(std::span<const std::byte> lost_record_body) {

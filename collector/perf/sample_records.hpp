@@ -46,4 +46,14 @@ void for_each_record(std::span<const std::byte> ring, std::uint64_t tail, std::u
 // The sample count of a PERF_RECORD_LOST body.
 std::uint64_t lost_samples_in(std::span<const std::byte> lost_record_body);
 
+// The sample_id trailer that attr.sample_id_all appends to non-sample records (TID, TIME, ID,
+// STREAM_ID, CPU, IDENTIFIER, in that order): its pid, tid, time and cpu, the rest 0. Throws
+// PerfCorruptRecord when the trailer is shorter than sample_type says.
+MemorySample parse_sample_id(std::span<const std::byte> trailer, std::uint64_t sample_type);
+
+// Copies n bytes starting at ring position `pos`, wrapping at the end of the ring (the data
+// area of a ring buffer or an AUX area; both are powers of two written the same way).
+void copy_from_ring(std::span<const std::byte> ring, std::uint64_t pos, std::size_t n,
+                    std::byte* out);
+
 } // namespace hitmap::perf

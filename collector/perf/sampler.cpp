@@ -1,10 +1,14 @@
 #include "collector/perf/sampler.hpp"
 
+#include "collector/perf/aux_records.hpp"
 #include "collector/perf/errors.hpp"
 #include "collector/perf/perf_syscall.hpp"
 #include "collector/perf/pmu_format.hpp"
+#include "collector/perf/spe_pmu.hpp"
+#include "collector/perf/spe_samples.hpp"
 #include "collector/perf/sysfs.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 #include <fmt/format.h>
@@ -53,6 +57,10 @@ std::string sysfs_event(const std::string& pmu, const char* event) {
     return *terms;
 }
 
+// SPE writes no PERF_RECORD_SAMPLE: the ring carries PERF_RECORD_AUX, whose sample_id trailer
+// (attr.sample_id_all) says which thread, CPU and time its chunk belongs to.
+constexpr std::uint64_t spe_sample_id_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+
 } // namespace
 
 std::uint64_t memory_sample_type() {
@@ -69,10 +77,12 @@ MemorySampler::MemorySampler(const PmuCapabilities& pmu, MemorySamplerOptions op
     case MemorySampling::amd_ibs:
         open_amd(pmu, options);
         break;
-    case MemorySampling::arm_spe: // memory_sampling() does not offer it (see its comment)
+    case MemorySampling::arm_spe:
+        open_arm(pmu, options);
+        break;
     case MemorySampling::none:
         throw PerfUnsupported(
-            "precise memory sampling: no cpu/mem-loads event and no ibs_op PMU in "
+            "precise memory sampling: no cpu/mem-loads event, ibs_op or arm_spe PMU in "
             "/sys/bus/event_source/devices (typical in a VM without a virtual PMU)");
     }
 }
@@ -141,19 +151,72 @@ void MemorySampler::open_amd(const PmuCapabilities& pmu, const MemorySamplerOpti
     leaders_.push_back(std::move(opened.fd));
 }
 
+void MemorySampler::open_arm(const PmuCapabilities& pmu, const MemorySamplerOptions& options) {
+    const std::string& name = *pmu.arm_spe_pmu;
+    const SpeEventSetup setup = spe_event_setup(name);
+    perf_event_attr attr = sampling_attr(setup.type, setup.config, options);
+    // drivers/perf/arm_spe_pmu.c refuses frequency mode: SPE picks one operation in
+    // sample_period (and counts none of them as an overflow the kernel could adjust).
+    attr.freq = 0;
+    attr.sample_period = setup.sample_period;
+    attr.sample_type = spe_sample_id_type;
+    attr.sample_id_all = 1;
+    // User space only, as for Intel; SPE honours exclude_kernel (PMSCR_EL1.E1SPE clear).
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    // Opened disabled and enabled once the AUX area is mapped, as the driver asks of
+    // per-task events.
+    OpenResult opened = open_event(attr, options.tid, -1, -1);
+    if (!opened.fd)
+        throw_errno(fmt::format("{}/ts_enable=1,jitter=1,load_filter=1,store_filter=1/", name),
+                    opened.error);
+    // The ring holds only PERF_RECORD_AUX and the like, 56 bytes per AUX chunk: a few pages
+    // hold hundreds, and the locked-memory budget (perf_event_mlock_kb) goes to the AUX area.
+    ring_.emplace(opened.fd.get(), std::min<std::size_t>(options.ring_pages, 4));
+    aux_.emplace(opened.fd.get(), *ring_, options.aux_pages);
+    spe_encoding_ = setup.encoding;
+    leaders_.push_back(std::move(opened.fd));
+}
+
 void MemorySampler::enable() {
     for (const UniqueFd& fd : leaders_)
         event_ioctl(fd.get(), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP, "enable memory sampling");
+    enabled_ = true;
 }
 
 void MemorySampler::disable() {
     for (const UniqueFd& fd : leaders_)
         event_ioctl(fd.get(), PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP,
                     "disable memory sampling");
+    enabled_ = false;
 }
 
 SampleBatch MemorySampler::drain() {
-    return ring_->drain(memory_sample_type());
+    return aux_ ? drain_spe() : ring_->drain(memory_sample_type());
+}
+
+SampleBatch MemorySampler::drain_spe() {
+    AuxBatch aux;
+    try {
+        ring_->consume([&](std::span<const std::byte> ring, std::uint64_t tail,
+                           std::uint64_t head) {
+            aux = parse_aux_ring(ring, tail, head, aux_->bytes(), aux_->tail(), spe_sample_id_type);
+        });
+    } catch (const PerfCorruptRecord&) {
+        // The chunks the unreadable records announced are lost with them; hand the whole area
+        // back so that it does not fill up and stop sampling.
+        aux_->release(aux_->head());
+        throw;
+    }
+    aux_->release(aux.end);
+    // A full AUX area makes the kernel disable the event (perf_aux_output_end() on
+    // TRUNCATED); there is room again now, so sampling resumes.
+    const bool truncated = std::ranges::any_of(aux.chunks, [](const AuxChunk& chunk) {
+        return (chunk.record.flags & PERF_AUX_FLAG_TRUNCATED) != 0;
+    });
+    if (truncated && enabled_)
+        enable();
+    return spe_sample_batch(aux, spe_encoding_);
 }
 
 } // namespace hitmap::perf

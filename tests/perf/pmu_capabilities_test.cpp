@@ -67,18 +67,17 @@ TEST(DetectPmu, AmdIbsOpByItsDynamicType) {
     EXPECT_EQ(pmu.to_json()["ibs_op_type"], 11);
 }
 
-// SPE is reported but not sampled: MemorySampler reads no AUX buffer, so runs stay software.
-TEST(DetectPmu, ArmSpeIsOfferedButNotSampled) {
+// The first SPE instance is sampled (its event setup: spe_pmu_test.cpp).
+TEST(DetectPmu, ArmSpeIsTheFirstInstance) {
     FakeRoots fake;
     fake.file(pmu_directory("arm_spe_1", fake.roots()) / "type", "9");
     fake.file(pmu_directory("arm_spe_0", fake.roots()) / "type", "8");
     fake.file(pmu_directory("armv8_pmuv3_0", fake.roots()) / "type", "7");
     const PmuCapabilities pmu = detect_pmu(fake.roots(), std::nullopt);
     EXPECT_EQ(pmu.arm_spe_pmu, "arm_spe_0");
-    EXPECT_EQ(pmu.precise_memory_facility(), MemorySampling::arm_spe);
-    EXPECT_EQ(pmu.memory_sampling(), MemorySampling::none);
+    EXPECT_EQ(pmu.memory_sampling(), MemorySampling::arm_spe);
     EXPECT_EQ(pmu.to_json()["arm_spe_pmu"], "arm_spe_0");
-    EXPECT_THROW(MemorySampler sampler(pmu), PerfUnsupported);
+    EXPECT_EQ(pmu.to_json()["memory_sampling"], "arm_spe");
 }
 
 TEST(DetectPmu, TracefsWithAndWithoutTheLockTracepoints) {
@@ -105,9 +104,11 @@ TEST(DetectPmu, DebugfsTracingIsTheFallbackMountPoint) {
     EXPECT_EQ(tracefs_root(fake.roots()), fake.roots().sys / "kernel/debug/tracing");
 }
 
-TEST(DetectPmu, MemorySamplingPrefersIntelThenAmd) {
+TEST(DetectPmu, MemorySamplingPrefersIntelThenAmdThenArm) {
     PmuCapabilities pmu;
     EXPECT_EQ(pmu.memory_sampling(), MemorySampling::none);
+    pmu.arm_spe_pmu = "arm_spe_0";
+    EXPECT_EQ(pmu.memory_sampling(), MemorySampling::arm_spe);
     pmu.ibs_op_type = 11;
     EXPECT_EQ(pmu.memory_sampling(), MemorySampling::amd_ibs);
     pmu.intel_mem_loads = true;
