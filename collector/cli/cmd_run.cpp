@@ -64,8 +64,11 @@ collector::RunRequest make_request(const RunOptions& o) {
         r.c2c.source = collector::C2cSource::automatic;
     else if (o.c2c == "hardware")
         r.c2c.source = collector::C2cSource::hardware;
+    else if (o.c2c == "perf")
+        r.c2c.source = collector::C2cSource::perf;
     else
-        throw UsageError(fmt::format("unknown --c2c '{}' (auto, software, hardware, off)", o.c2c));
+        throw UsageError(
+            fmt::format("unknown --c2c '{}' (auto, software, hardware, perf, off)", o.c2c));
     r.c2c.trace_bytes_per_thread = parse_megabytes(o.trace_mb);
     r.c2c.window = parse_trace_window(o.trace_window);
     if (o.trace_clock == "operation")
@@ -141,11 +144,13 @@ void add_run_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--param", o->params, "Workload parameter NAME=VALUE (repeatable)");
     cmd->add_option("--layout", o->layouts,
-                    "Layout override STRUCT=VERSION|FILE.json (repeatable)");
+                    "Layout override STRUCT=VERSION|FILE.json|btf[:FILE] (repeatable; btf: the "
+                    "running kernel)");
     cmd->add_option(
            "--c2c", o->c2c,
-           "Cacheline analysis: auto (hardware where the PMU samples memory, else software), "
-           "software (probe traces replayed), hardware (precise memory sampling), off")
+           "Cacheline analysis: auto (hardware where the PMU samples memory, else software; "
+           "never perf), software (probe traces replayed), hardware (precise memory sampling), "
+           "perf (perf c2c record around the workload, its report imported), off")
         ->capture_default_str();
     cmd->add_option("--trace-mb", o->trace_mb, "Probe trace cap per thread (MiB, or 1G)")
         ->capture_default_str();

@@ -206,14 +206,15 @@ bool covers(const PlacedLayout& p, std::uint64_t line, std::uint32_t line_size) 
 
 } // namespace
 
-ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayout>& placed) {
+ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayout>& placed,
+                          UncoveredLayout uncovered) {
     ImportedC2c out;
     out.notes = report.notes;
     Metrics metrics(out.metrics);
     add_stats(metrics, report.trace, "trace");
     add_stats(metrics, report.shared, "shared");
     if (report.stats_only) {
-        if (!placed.empty())
+        if (!placed.empty() && uncovered == UncoveredLayout::refuse)
             throw LayoutPlacementError("a --stats report has no lines to place a layout on");
         return out;
     }
@@ -229,7 +230,8 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
     store::C2cData& data = out.data.emplace();
     data.trace.path.reset();
     data.trace.format = store::kPerfC2cReportFormat;
-    data.trace.threads = 0; // the text does not say; no trace is kept
+    data.trace.clock = "sampled"; // perf's counts are of the PMU's sample records
+    data.trace.threads = 0;       // the text does not say; no trace is kept
     data.trace.records = static_cast<std::uint64_t>(report.trace_stat("Total records").value_or(0));
     data.trace.line_size = line_size;
     data.trace.cost_table = "none (imported)";
@@ -245,16 +247,17 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
                 throw LayoutPlacementError(
                     fmt::format("{} at {} overlaps {} at {}", p.layout.type->name, hex(p.base),
                                 placed[j].layout.type->name, hex(placed[j].base)));
-        if (std::none_of(report.lines.begin(), report.lines.end(),
+        if (uncovered == UncoveredLayout::refuse &&
+            std::none_of(report.lines.begin(), report.lines.end(),
                          [&](const SharedLine& l) { return covers(p, l.address, line_size); }))
             throw LayoutPlacementError(fmt::format("{} at {} ({} bytes) covers no shared line of "
                                                    "the report",
                                                    p.layout.type->name, hex(p.base),
                                                    p.layout.size));
-        data.objects.push_back(
-            engine::ObjectInfo{static_cast<engine::ObjectId>(k),
-                               fmt::format("{}@{}", p.layout.type->name, hex(p.base)), p.layout,
-                               static_cast<std::uint32_t>(p.base % 64)});
+        data.objects.push_back(engine::ObjectInfo{
+            static_cast<engine::ObjectId>(k),
+            p.name.value_or(fmt::format("{}@{}", p.layout.type->name, hex(p.base))), p.layout,
+            static_cast<std::uint32_t>(p.base % 64)});
     }
 
     std::map<std::uint64_t, const ParetoLine*> pareto_of; // by line index

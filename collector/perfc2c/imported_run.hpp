@@ -14,14 +14,23 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace hitmap::perfc2c {
 
-// A struct layout placed at a data address (`--layout STRUCT=... --base ADDR`).
+// A struct layout placed at a data address (`--layout STRUCT=... --base ADDR`, or a run's
+// probed object where it lived).
 struct PlacedLayout {
     engine::Layout layout;
     std::uint64_t base = 0;
+    std::optional<std::string> name{}; // the object's; "STRUCT@ADDR" when not given
+};
+
+// A placed layout none of the report's lines touches.
+enum class UncoveredLayout {
+    refuse, // a user's --base that misses is a mistake
+    keep,   // a run's own objects perf saw no shared line on: objects without lines
 };
 
 struct ImportedC2c {
@@ -37,8 +46,10 @@ struct ImportedC2c {
     std::vector<Note> notes; // the parser's, then the placement's
 };
 
-// Throws LayoutPlacementError when a placed layout covers no line of the report or overlaps
-// another, and when there are more lines than objects a run can hold.
-ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayout>& placed);
+// Throws LayoutPlacementError when a placed layout overlaps another or (refuse) covers no line
+// of the report, and when there are more lines than objects a run can hold. Placed layouts are
+// the objects 0..n-1, in order.
+ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayout>& placed,
+                          UncoveredLayout uncovered = UncoveredLayout::refuse);
 
 } // namespace hitmap::perfc2c

@@ -8,6 +8,7 @@
 #include "collector/perfc2c/errors.hpp"
 #include "collector/perfc2c/text_kind.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -109,6 +110,11 @@ void parse_stats(const std::vector<SourceLine>& lines, const Section& s, std::ve
         if (label.empty())
             throw C2cParseError(l.number,
                                 fmt::format("a value without a label in the {} section", s.title));
+        // builtin-c2c.c print_c2c__display_stats prints "LLC Misses to ..." as a share of the
+        // LLC misses with %10.1f%%: with none, 0/0 prints "-nan%". A share of nothing is no
+        // value, so no statistic (not 0).
+        if (value == "-nan%" || value == "nan%")
+            continue;
         Stat stat{l.number, std::string(label), 0, value.ends_with('%')};
         if (stat.percent)
             stat.value = percent(l, value, label);
@@ -632,6 +638,12 @@ ParetoRow parse_pareto_row(const SourceLine& l, const ParetoLayout& layout) {
 }
 
 void parse_pareto(const std::vector<SourceLine>& lines, const Section& s, C2cReport& report) {
+    // With no shared line perf prints the title and a lone "#", no header (perf 6.1.187, seen
+    // on a recording without memory samples): an empty Pareto.
+    if (std::all_of(lines.begin() + static_cast<std::ptrdiff_t>(s.begin),
+                    lines.begin() + static_cast<std::ptrdiff_t>(s.end),
+                    [](const SourceLine& l) { return is_blank(l.text) || trim(l.text) == "#"; }))
+        return;
     const Header h = read_header(lines, s);
     const ParetoLayout layout = pareto_layout(h, report);
     enum class State { rows, banner_next, rule_next } state = State::rows;

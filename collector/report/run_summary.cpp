@@ -56,9 +56,12 @@ std::string provenance_text(const store::RunRecord& run, const store::C2cData& d
     else if (run.source == store::Source::simulated)
         out += " (virtual time on the simulated machine, not measured)";
     if (data.trace.format == store::kPerfC2cReportFormat)
-        return out + fmt::format("\n# cachelines: imported from a perf c2c report: perf's counts "
-                                 "of {} sample records, {}-byte lines; its cycles columns are "
-                                 "kept as the run's metrics\n",
+        return out + fmt::format("\n# cachelines: {}: perf's counts of {} sample records, "
+                                 "{}-byte lines; its cycles columns are kept as the run's "
+                                 "metrics\n",
+                                 run.c2c_source == "perf"
+                                     ? "perf c2c record around the run, its report imported"
+                                     : "imported from a perf c2c report",
                                  data.trace.records, data.trace.line_size);
     if (data.trace.clock == "sampled")
         out += fmt::format("\n# cachelines: hardware: {} samples ({}) of the loads and stores of "

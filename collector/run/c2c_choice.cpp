@@ -44,6 +44,9 @@ C2cChoice choose_c2c(const RunRequest& request, const engine::WorkloadInfo& work
                 fmt::format("--c2c hardware: {} samples of the workers' loads and stores; "
                             "counts are samples",
                             facility)};
+    case C2cSource::perf:
+        return {C2cPath::perf, "--c2c perf: perf c2c record of this process while the workload "
+                               "ran, tables from perf c2c report; counts are perf's samples"};
     case C2cSource::automatic:
         if (sampling)
             return {C2cPath::hardware,
@@ -64,6 +67,8 @@ std::string c2c_source_name(C2cPath path) {
         return "software";
     case C2cPath::hardware:
         return "hardware";
+    case C2cPath::perf:
+        return "perf";
     case C2cPath::simulated:
         return "simulated";
     case C2cPath::off:

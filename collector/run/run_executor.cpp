@@ -7,6 +7,7 @@
 #include "collector/run/hardware_c2c.hpp"
 #include "collector/run/kernel_locks.hpp"
 #include "collector/run/memory_budget.hpp"
+#include "collector/run/perf_c2c.hpp"
 #include "collector/run/simulated_run.hpp"
 #include "collector/run/software_c2c.hpp"
 #include "collector/run/thread_counters.hpp"
@@ -35,8 +36,8 @@ engine::WorkloadRunConfig workload_config(const RunRequest& request, const Plann
     config.stop.cancel = &cancel_requested();
     config.params = request.params;
     config.layouts = request.layouts;
-    // A simulation counts every access itself and hardware samples see the real accesses:
-    // only the software path traces.
+    // A simulation counts every access itself and hardware samples (ours or perf's) see the
+    // real accesses: only the software path traces.
     config.trace.enabled = c2c == C2cPath::software;
     config.trace.records_per_thread =
         request.c2c.trace_bytes_per_thread / sizeof(engine::TraceRecord);
@@ -88,17 +89,21 @@ RunExecutor::RunExecutor(store::Database& db, Progress& progress)
 
 void RunExecutor::validate(const RunRequest& request) {
     const engine::Workload& workload = engine::find_workload(request.workload);
-    // Before any run is stored: --c2c hardware on a machine that cannot sample memory.
+    // Before any run is stored: --c2c hardware on a machine that cannot sample memory, --c2c
+    // perf where perf cannot record memory events (perf's reason).
     if (request.c2c.source == C2cSource::hardware)
         choose_c2c(request, workload.info(), perf::detect_pmu());
+    if (request.c2c.source == C2cSource::perf &&
+        choose_c2c(request, workload.info(), {}).path == C2cPath::perf)
+        probe_perf_c2c(request.c2c.perf);
     for (const PlannedRun& plan : plan_runs(request)) {
         if (plan.repetition == 0)
             workload.validate(workload_config(request, plan, C2cPath::off));
     }
-    // Budgeted as traced unless hardware is asked for (auto may still pick it: less memory).
-    const bool traced = request.c2c.source != C2cSource::off &&
-                        request.c2c.source != C2cSource::hardware && workload.info().probed &&
-                        !request.simulate;
+    // Budgeted as traced unless sampling is asked for (auto may still pick it: less memory).
+    const bool traced =
+        request.c2c.source != C2cSource::off && request.c2c.source != C2cSource::hardware &&
+        request.c2c.source != C2cSource::perf && workload.info().probed && !request.simulate;
     check_memory(estimate_run_memory(request, traced), mem_available());
     if (request.simulate)
         validate_simulation(request);
@@ -155,6 +160,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         std::optional<HardwareC2c> sampled;
         if (c2c.path == C2cPath::hardware)
             hooks.push_back(sampled.emplace(pmu_, plan.threads).hooks());
+        std::optional<PerfC2cRecording> recording; // its files go with it, also on failure
         engine::WorkloadResult result;
         std::optional<SimulatedRun> simulated;
         if (simulation_) {
@@ -164,8 +170,18 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             simulated = run_simulated(workload, config, simulation_->machine(), calibration);
             result = std::move(simulated->result);
         } else {
+            if (c2c.path == C2cPath::perf) {
+                progress_.update(0.0, "starting perf c2c record");
+                recording.emplace(request.c2c.perf);
+            }
             ProgressTicker ticker(progress_, request.stop);
             result = workload.run(config, chain_hooks(std::move(hooks)));
+        }
+        std::optional<std::string> perf_report;
+        if (recording && !cancel_requested().load()) {
+            progress_.update(0.92, "perf c2c report");
+            recording->stop();
+            perf_report = recording->report(cancel_requested());
         }
         if (cancel_requested().load()) {
             // Stored as cancelled, without the analysis: the user asked to stop now.
@@ -204,10 +220,20 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
                     store::LockData{store::LockSource::kernel, kernel_lock_report(waits), {}});
         }
 
-        const std::string resolved = result.resolved_params.dump();
+        nlohmann::json resolved_params = result.resolved_params;
         const std::int64_t run_id = summary.run_id;
+        std::optional<perfc2c::ImportedC2c> imported; // its synthesized types outlive c2c_data
         std::optional<store::C2cData> c2c_data;
-        if (sampled) {
+        if (perf_report) {
+            imported = perf_c2c_tables(read_perf_c2c_report(*perf_report), result);
+            if (imported->data)
+                c2c_data = std::move(*imported->data);
+            for (auto& m : imported->metrics)
+                outcome.metrics.push_back(std::move(m));
+            // Symbols and source lines of each line's accesses, as an import keeps them.
+            resolved_params["perf_c2c_code"] = std::move(imported->code);
+            outcome.note = report_notes(imported->notes);
+        } else if (sampled) {
             progress_.update(0.92, "attributing samples");
             HardwareC2cResult hardware = sampled->finish(result);
             c2c_data = std::move(hardware.data);
@@ -232,7 +258,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         }
         db_.finish_run(run_id, outcome, [&](SQLite::Database& sql) {
             SQLite::Statement update(sql, "UPDATE run SET params_json = ? WHERE id = ?");
-            update.bind(1, resolved);
+            update.bind(1, resolved_params.dump());
             update.bind(2, run_id);
             update.exec();
             if (c2c_data)

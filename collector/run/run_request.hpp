@@ -14,9 +14,15 @@
 
 namespace hitmap::collector {
 
-// automatic: hardware sampling where the machine has it, else software (c2c_choice.hpp).
-enum class C2cSource { off, automatic, software, hardware };
+// automatic: hardware sampling where the machine has it, else software (c2c_choice.hpp);
+// perf: perf's own `perf c2c record` around the workload (perf_c2c.hpp), never chosen by auto.
+enum class C2cSource { off, automatic, software, hardware, perf };
 using c2c::ModelCpus;
+
+// The perf tool `--c2c perf` runs: a name looked up in PATH or a path (tests give a fake).
+struct PerfC2cCommand {
+    std::string program = "perf";
+};
 
 struct C2cOptions {
     C2cSource source = C2cSource::software;
@@ -24,6 +30,7 @@ struct C2cOptions {
     engine::TraceWindow window;
     engine::TraceClock clock = engine::TraceClock::operation;
     ModelCpus model_cpus = ModelCpus::recorded;
+    PerfC2cCommand perf;
 };
 
 // `run --simulate`: the workers run as virtual CPUs of a described machine (collector/sim/).

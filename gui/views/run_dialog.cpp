@@ -34,7 +34,10 @@ RunDialog::RunDialog(const QString& collector, const QString& db_path, const QSt
     variants_->setObjectName(QStringLiteral("variants"));
     threads_->setObjectName(QStringLiteral("threads"));
     duration_->setObjectName(QStringLiteral("duration"));
-    c2c_->addItems({QStringLiteral("software"), QStringLiteral("auto"), QStringLiteral("off")});
+    // The collector's --c2c choices, its default first; hardware and perf fail fast with the
+    // machine's reason in the status line where they cannot sample.
+    c2c_->addItems({QStringLiteral("auto"), QStringLiteral("software"), QStringLiteral("hardware"),
+                    QStringLiteral("perf"), QStringLiteral("off")});
     progress_->setRange(0, 1000);
     progress_->setValue(0);
     status_->setWordWrap(true);

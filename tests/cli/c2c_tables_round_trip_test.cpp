@@ -74,6 +74,34 @@ TEST(C2cTables, AStoredReplayWrittenAgainReadsBackTheSame) {
     }
 }
 
+// Hardware sampling (`--c2c hardware`, `--c2c perf`) stores its tables with the clock "sampled"
+// (migration 0009): the schema must take it, not only the replay's and the simulation's clocks.
+TEST(C2cTables, SampledRunsStoreTheirClock) {
+    Scratch dir;
+    C2cData sampled = stored_run_1(dir);
+    sampled.trace.clock = "sampled";
+    sampled.trace.format = "perf-samples:intel_pebs";
+    sampled.trace.cost_table = "measured:sample-weights";
+    sampled.trace.path.reset();
+    sampled.trace.bytes.reset();
+    sampled.trace.file_hash.reset();
+    auto fresh = Database::open(dir / "fresh.db");
+    RunRecord run;
+    run.machine_id = fresh.upsert_machine(detect_machine(), "{}");
+    run.workload = "page-counter-charge";
+    run.variant = "v6.0";
+    run.c2c_source = "hardware";
+    const auto id =
+        fresh.insert_finished_run(run, {}, [&](SQLite::Database& sql, std::int64_t run_id) {
+            write_c2c(sql, run_id, sampled);
+        });
+    const auto again = read_c2c(fresh, id);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->trace.clock, "sampled");
+    EXPECT_EQ(again->trace.format, "perf-samples:intel_pebs");
+    EXPECT_EQ(again->result, sampled.result);
+}
+
 // Replaying the stored trace with the run's own settings reproduces the stored tables: the
 // replay is deterministic and the trace file is the one the tables came from.
 TEST(C2cTables, ReplayingTheStoredTraceGivesTheStoredTables) {
