@@ -1,7 +1,7 @@
 #include "collector/cli/cli_options.hpp"
 
+#include "collector/btf/layout_source.hpp"
 #include "engine/layout/builtin_layouts.hpp"
-#include "engine/layout/layout_loader.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -105,22 +105,36 @@ nlohmann::json parse_params(const std::vector<std::string>& assignments) {
     return params;
 }
 
+namespace {
+
+// "page_counter=v6.1" -> {"page_counter", "v6.1"}, the struct known to the engine.
+std::pair<std::string, std::string> split_layout(const std::string& a) {
+    const std::size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+        throw UsageError(fmt::format("layout '{}' is not STRUCT=NAME|FILE.json|btf[:FILE]", a));
+    std::string struct_name = a.substr(0, eq);
+    if (!engine::find_struct_type(struct_name))
+        throw UsageError(fmt::format("unknown struct '{}' in --layout {}", struct_name, a));
+    return {std::move(struct_name), a.substr(eq + 1)};
+}
+
+} // namespace
+
+engine::Layout parse_layout(const std::string& assignment) {
+    const auto [struct_name, value] = split_layout(assignment);
+    return btf::resolve_layout(struct_name, value);
+}
+
 std::map<std::string, engine::Layout> parse_layouts(const std::vector<std::string>& assignments) {
     std::map<std::string, engine::Layout> layouts;
     std::map<std::string, std::string> given; // struct -> what the command line named
     for (const std::string& a : assignments) {
-        const std::size_t eq = a.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
-            throw UsageError(fmt::format("layout '{}' is not STRUCT=NAME|FILE.json", a));
-        const std::string struct_name = a.substr(0, eq);
-        if (!engine::find_struct_type(struct_name))
-            throw UsageError(fmt::format("unknown struct '{}' in --layout {}", struct_name, a));
-        const std::string value = a.substr(eq + 1);
+        const auto [struct_name, value] = split_layout(a);
         if (const auto it = given.find(struct_name); it != given.end() && it->second != value)
             throw UsageError(
                 fmt::format("--layout {} given twice ({}, {})", struct_name, it->second, value));
         given.emplace(struct_name, value);
-        layouts.insert_or_assign(struct_name, engine::resolve_layout(struct_name, value));
+        layouts.insert_or_assign(struct_name, btf::resolve_layout(struct_name, value));
     }
     return layouts;
 }

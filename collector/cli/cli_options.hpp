@@ -27,7 +27,10 @@ std::vector<std::string> split_list(const std::string& text, const char* what);
 std::vector<unsigned> parse_thread_counts(const std::string& text);
 // {"batch=64", "phase=8"} -> {"batch": 64, "phase": 8}; values are JSON where they parse.
 nlohmann::json parse_params(const std::vector<std::string>& assignments);
-// {"page_counter=v6.1", "page_counter=my.json"} -> struct name -> validated layout.
+// "page_counter=v6.1" (built-in or plugin), "page_counter=my.json", "page_counter=btf" (the
+// running kernel's BTF), "page_counter=btf:FILE" -> the validated layout.
+engine::Layout parse_layout(const std::string& assignment);
+// {"page_counter=v6.1", "mem_cgroup=btf"} -> struct name -> validated layout.
 std::map<std::string, engine::Layout> parse_layouts(const std::vector<std::string>& assignments);
 // "200us/2ms": trace for ON out of every PERIOD; empty text traces all the time.
 engine::TraceWindow parse_trace_window(const std::string& text);

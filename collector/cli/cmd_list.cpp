@@ -58,7 +58,7 @@ void print_list() {
                        report::json_text(p.default_value, -1), p.description);
         fmt::print("\n");
     }
-    fmt::print("layouts (--layout STRUCT=VERSION or STRUCT=FILE.json):\n");
+    fmt::print("layouts (--layout STRUCT=VERSION, STRUCT=FILE.json or STRUCT=btf[:FILE]):\n");
     for (const engine::Layout* l : engine::known_layouts())
         fmt::print("  {:<16} {:<6} {:>4} bytes, align {}\n", l->type->name, l->version, l->size,
                    l->align);

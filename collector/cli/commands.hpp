@@ -29,6 +29,7 @@ void add_compare_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_doctor_command(CLI::App& app);
+void add_layout_command(CLI::App& app);
 
 // Shared by run and suite: validate, open the DB, execute, print the table.
 void execute_and_report(const collector::RunRequest& request, const std::string& db_path,

@@ -218,6 +218,8 @@ std::vector<Layout> make_builtin_layouts() {
                                {rc::parent, {40, 8}}}));
     // struct cgroup_subsys_state of 2.6.31: cgroup 0, refcnt 8 (atomic_t), flags, id.
     all.push_back(make_layout(css_v2_6_31_type(), "v2.6.31", 32, 8, {{css31::refcnt, {8, 4}}}));
+    for (Layout& l : all)
+        l.origin = "built-in";
     return all;
 }
 

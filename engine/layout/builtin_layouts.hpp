@@ -2,6 +2,7 @@
 // The struct types the engine models and their real kernel layouts (reference/memcg.md).
 #include "engine/layout/layout.hpp"
 
+#include <array>
 #include <span>
 #include <string_view>
 
@@ -29,7 +30,12 @@ enum Field : FieldId {
     parent,
     kCount
 };
-}
+// The limits every charge reads, so the fields whose transfers padding is meant to remove:
+// page_counter_try_charge() reads max and propagate_protected_usage() reads min and low at each
+// level (mm/page_counter.c, v6.0), try_charge()'s high check reads high at each level
+// (mm/memcontrol.c, v6.0). emin and elow are computed by reclaim, not by the charge path.
+inline constexpr std::array<Field, 4> kLimitFields{min, low, high, max};
+} // namespace pc
 
 // Field ids of struct memcg_stock_pcp: the per-CPU page charge cache, and the object stock
 // of kernel-memory accounting (v5.10+). After Waiman Long's patch 2 the object stock also caches

@@ -31,6 +31,10 @@ struct Layout {
     std::uint32_t align = 8; // alignment of the whole struct
     std::vector<std::optional<FieldPlacement>>
         placement; // by FieldId; nullopt = not in this version
+    // Where it came from: "built-in", "plugin", "file PATH", "BTF PATH ..., xxh3-128 HASH" (a
+    // BTF layout is keyed to the BTF's bytes: randstruct kernels differ per build). Empty when
+    // unknown: a database keeps a layout's version, not its origin.
+    std::string origin = {};
 
     bool has(FieldId f) const { return f < placement.size() && placement[f].has_value(); }
     const FieldPlacement& at(FieldId f) const { return *placement[f]; }

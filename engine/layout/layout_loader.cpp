@@ -137,13 +137,35 @@ Layout parse_layout_json(std::string_view json_text, std::string_view origin) {
     }
 }
 
+std::string layout_json(const Layout& layout) {
+    std::vector<FieldId> placed;
+    for (FieldId id = 0; id < layout.placement.size(); ++id)
+        if (layout.has(id))
+            placed.push_back(id);
+    std::stable_sort(placed.begin(), placed.end(), [&](FieldId a, FieldId b) {
+        return layout.at(a).offset < layout.at(b).offset;
+    });
+    // One field a line, as a person writes the file.
+    std::string out = fmt::format(
+        "{{\"struct\": {}, \"version\": {}, \"size\": {}, \"align\": {},\n \"fields\": [",
+        nlohmann::json(layout.type->name).dump(), nlohmann::json(layout.version).dump(),
+        layout.size, layout.align);
+    for (std::size_t i = 0; i < placed.size(); ++i)
+        out += fmt::format("{}\n  {{\"name\": {}, \"offset\": {}, \"size\": {}}}", i ? "," : "",
+                           nlohmann::json(layout.type->fields[placed[i]]).dump(),
+                           layout.at(placed[i]).offset, layout.at(placed[i]).size);
+    return out + "]}\n";
+}
+
 Layout load_layout_file(const std::filesystem::path& path) {
     std::ifstream in(path);
     if (!in)
         throw LayoutError(fmt::format("cannot read layout file {}", path.string()));
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_layout_json(text.str(), path.filename().string());
+    Layout layout = parse_layout_json(text.str(), path.filename().string());
+    layout.origin = "file " + path.string();
+    return layout;
 }
 
 Layout resolve_layout(std::string_view struct_name, std::string_view name_or_file) {

@@ -6,6 +6,7 @@
 #include "engine/layout/layout.hpp"
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace hitmap::engine {
@@ -16,6 +17,8 @@ namespace hitmap::engine {
 void validate_layout(const Layout& layout);
 
 Layout parse_layout_json(std::string_view json_text, std::string_view origin);
+// The inverse: the format above, fields in offset order, so parse_layout_json reads it back equal.
+std::string layout_json(const Layout& layout);
 Layout load_layout_file(const std::filesystem::path& path);
 
 // "v6.1" (a built-in version of struct_name) or "path/to/file.json".

@@ -45,6 +45,8 @@ void add_layout(Layout layout) {
         throw LayoutError(
             fmt::format("layout {} {} exists already", layout.type->name, layout.version));
     validate_layout(layout);
+    if (layout.origin.empty())
+        layout.origin = "plugin";
     plugin_layouts().push_back(std::move(layout));
 }
 

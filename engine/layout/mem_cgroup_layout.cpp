@@ -159,6 +159,9 @@ Layout compose_mem_cgroup(std::string_view shape_name, const Layout& pc_layout) 
                0,
                8,
                {}};
+    if (!pc_layout.origin.empty() && pc_layout.origin != "built-in")
+        out.origin = fmt::format("built-in mem_cgroup {} around page_counter from {}",
+                                 shape.version, pc_layout.origin);
     out.placement.resize(type.fields.size());
     std::uint32_t at = 0;
     for (const Member& m : shape.members) {

@@ -42,6 +42,20 @@ constexpr FieldId counter_field(Counter c, pc::Field f) {
     return static_cast<FieldId>(mcg::counters_begin + static_cast<unsigned>(c) * pc::kCount + f);
 }
 
+// The inverse of counter_field: which counter and which of its page_counter fields a mem_cgroup
+// field is ("swap.high" -> {swap, high}); nullopt outside the counters (css.parent, id, ...).
+struct CounterMember {
+    Counter counter;
+    pc::Field field;
+};
+constexpr std::optional<CounterMember> counter_member(FieldId f) {
+    if (f < mcg::counters_begin || f >= mcg::socket_pressure)
+        return std::nullopt;
+    const unsigned i = f - mcg::counters_begin;
+    return CounterMember{static_cast<Counter>(i / pc::kCount),
+                         static_cast<pc::Field>(i % pc::kCount)};
+}
+
 const StructType& mem_cgroup_type();
 
 // The kernel versions whose member list is modelled: "v5.12", "v6.0", "v6.1", "v6.15".

@@ -1,0 +1,18 @@
+#pragma once
+// Where a layout named on the command line comes from: STRUCT=v6.1 (built-in or plugin),
+// STRUCT=FILE.json, and STRUCT=btf (the running kernel's BTF) or STRUCT=btf:FILE (a BTF or
+// ELF file). The engine resolves the first two (engine::resolve_layout); this adds BTF, which
+// the engine, free of libbpf, cannot read.
+#include "engine/layout/layout.hpp"
+
+#include <string_view>
+
+namespace hitmap::btf {
+
+bool names_btf(std::string_view name_or_file);
+
+// Throws engine::LayoutError (unknown layout or struct, a BTF layout that does not fit the
+// engine), BtfReadError, StructNotFound or BtfFormatError.
+engine::Layout resolve_layout(std::string_view struct_name, std::string_view name_or_file);
+
+} // namespace hitmap::btf
