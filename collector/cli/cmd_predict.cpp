@@ -2,17 +2,26 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/cli/predict_simulated.hpp"
+#include "collector/layoutopt/c_struct.hpp"
+#include "collector/layoutopt/errors.hpp"
+#include "collector/layoutopt/line_layout.hpp"
+#include "collector/layoutopt/optimize_report.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/prediction.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
+#include "collector/run/progress.hpp"
 #include "collector/trace/trace_file.hpp"
+#include "engine/layout/layout_loader.hpp"
+#include "engine/layout/layout_registry.hpp"
 #include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <algorithm>
+#include <chrono>
 #include <fmt/format.h>
+#include <fstream>
 #include <memory>
 
 namespace hitmap::cli {
@@ -28,6 +37,14 @@ struct PredictOptions {
     std::optional<std::int64_t> compare;
     bool store = false;
     bool simulate = false;
+    // --optimize STRUCT and its options
+    std::string optimize;
+    std::optional<std::uint32_t> max_size;
+    std::string keep_order_of;
+    std::size_t candidates = 5;
+    std::string emit_c;
+    std::string emit_json;
+    std::string c_style = "padding";
     CommonOptions common;
 };
 
@@ -114,7 +131,44 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     });
 }
 
+// The run's stored trace, loaded for replays.
+struct LoadedTrace {
+    collector::StoredTrace trace;
+    std::vector<c2c::ThreadTrace> threads; // spans into `trace`: keep it where it is
+};
+
+std::unique_ptr<LoadedTrace> load_trace(store::Database& db, const store::RunRecord& run,
+                                        const store::C2cData& recorded) {
+    if (!recorded.trace.path)
+        throw UsageError(fmt::format("run {} has no stored trace to replay", run.id));
+    auto loaded = std::make_unique<LoadedTrace>();
+    loaded->trace = collector::read_trace_file(
+        collector::resolve_trace_path(db.path(), *recorded.trace.path),
+        {recorded.trace.bytes, recorded.trace.file_hash, recorded.trace.records});
+    for (std::size_t t = 0; t < loaded->trace.threads.size(); ++t)
+        loaded->threads.push_back({static_cast<std::uint32_t>(t), loaded->trace.threads[t]});
+    return loaded;
+}
+
+// --model-cpus, or as the run was analysed.
+c2c::ModelCpus model_cpus(const std::string& option, const store::C2cData& recorded) {
+    if (option.empty())
+        return recorded.result.model_cpus;
+    if (option == "recorded" || option == "thread")
+        return option == "thread" ? c2c::ModelCpus::thread : c2c::ModelCpus::recorded;
+    throw UsageError(fmt::format("unknown --model-cpus '{}' (recorded, thread)", option));
+}
+
+void optimize_layout(const PredictOptions& o);
+
 void predict(const PredictOptions& o) {
+    if (!o.optimize.empty()) {
+        optimize_layout(o);
+        return;
+    }
+    if (o.max_size || !o.keep_order_of.empty() || !o.emit_c.empty() || !o.emit_json.empty())
+        throw UsageError("--max-size, --keep-order-of, --emit-c and --emit-json go with "
+                         "--optimize STRUCT");
     if (o.simulate) {
         if (o.phase_sweep || o.line != 64 || !o.model_cpus.empty() || o.compare)
             throw UsageError("--phase-sweep, --line, --model-cpus and --compare replay a trace; "
@@ -133,22 +187,9 @@ void predict(const PredictOptions& o) {
         store::Database::open(o.common.db, {.create_if_missing = false, .read_only = !o.store});
     const store::RunRecord run = require_run(db, o.run_id);
     const store::C2cData recorded = require_c2c(db, run);
-    if (!recorded.trace.path)
-        throw UsageError(fmt::format("run {} has no stored trace to replay", run.id));
-    if (o.model_cpus.empty())
-        config.model_cpus = recorded.result.model_cpus;
-    else if (o.model_cpus == "recorded" || o.model_cpus == "thread")
-        config.model_cpus =
-            o.model_cpus == "thread" ? c2c::ModelCpus::thread : c2c::ModelCpus::recorded;
-    else
-        throw UsageError(fmt::format("unknown --model-cpus '{}' (recorded, thread)", o.model_cpus));
-
-    const auto trace = collector::read_trace_file(
-        collector::resolve_trace_path(db.path(), *recorded.trace.path),
-        {recorded.trace.bytes, recorded.trace.file_hash, recorded.trace.records});
-    std::vector<c2c::ThreadTrace> threads;
-    for (std::size_t t = 0; t < trace.threads.size(); ++t)
-        threads.push_back({static_cast<std::uint32_t>(t), trace.threads[t]});
+    const auto loaded = load_trace(db, run, recorded);
+    config.model_cpus = model_cpus(o.model_cpus, recorded);
+    const auto& threads = loaded->threads;
     const c2c::ReplayResult predicted = c2c::replay(threads, recorded.objects, config);
 
     std::optional<store::RunRecord> measured_run;
@@ -214,17 +255,169 @@ void predict(const PredictOptions& o) {
         fmt::print("\nstored as run {} (c2c source 'predicted')\n", *stored);
 }
 
+// Writes `text` to `path`; throws UsageError naming the file when it cannot.
+void write_text_file(const std::string& path, const std::string& text, const char* option) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out)
+        throw UsageError(fmt::format("{} {}: cannot write the file", option, path));
+}
+
+// The struct's other known layouts (built-in or a plugin's), to verify beside the proposals.
+std::vector<engine::Layout> reference_layouts(const engine::StructType& type) {
+    std::vector<engine::Layout> out;
+    for (const engine::Layout* l : engine::known_layouts())
+        if (l->type == &type)
+            out.push_back(*l);
+    return out;
+}
+
+void optimize_layout(const PredictOptions& o) {
+    if (!o.layouts.empty() || o.phase_sweep || o.line != 64)
+        throw UsageError("--optimize chooses the layout itself, on 64-byte lines: --layout, "
+                         "--phase-sweep and --line do not go with it");
+    if (o.simulate && (!o.model_cpus.empty() || o.compare))
+        throw UsageError("--model-cpus and --compare replay a trace; --simulate runs the "
+                         "simulation again");
+    const engine::StructType* type = engine::find_struct_type(o.optimize);
+    if (!type)
+        throw UsageError(fmt::format("--optimize {}: unknown struct", o.optimize));
+    const auto style = layoutopt::parse_c_style(o.c_style);
+    if (!style)
+        throw UsageError(fmt::format("--c-style {}: padding or groups", o.c_style));
+    if (o.candidates < 1 || o.candidates > 20)
+        throw UsageError(fmt::format("--candidates {} must be 1..20", o.candidates));
+
+    store::Database db =
+        store::Database::open(o.common.db, {.create_if_missing = false, .read_only = !o.store});
+    const store::RunRecord run = require_run(db, o.run_id);
+    std::optional<Resimulation> again;
+    if (o.simulate)
+        again.emplace(db, run);
+    const store::C2cData recorded = require_c2c(db, run);
+    std::unique_ptr<LoadedTrace> loaded;
+    layoutopt::Evaluate evaluate;
+    std::string evaluated_by;
+    if (again) {
+        evaluate = [&](const c2c::LayoutOverrides& layouts) {
+            return again->under({layouts.begin(), layouts.end()}).c2c;
+        };
+        evaluated_by = fmt::format("simulations of the run on {}", again->machine().name);
+    } else {
+        loaded = load_trace(db, run, recorded);
+        c2c::ReplayConfig config;
+        config.model_cpus = model_cpus(o.model_cpus, recorded);
+        evaluate = layoutopt::replay_evaluation(loaded->threads, recorded, config);
+        evaluated_by = "replays of its trace";
+    }
+
+    layoutopt::OptimizeRequest request;
+    request.type = type;
+    // Without --max-size: no larger than the current layout in whole lines.
+    request.max_size =
+        o.max_size.value_or((layoutopt::StructCopies(*type, recorded.objects).current().size +
+                             layoutopt::kLineSize - 1) /
+                            layoutopt::kLineSize * layoutopt::kLineSize);
+    if (!o.keep_order_of.empty())
+        request.keep_order = split_list(o.keep_order_of, "--keep-order-of");
+    request.candidates = o.candidates;
+    request.references = reference_layouts(*type);
+
+    collector::Progress bar(o.common.json ? collector::ProgressStyle::none
+                                          : collector::ProgressStyle::automatic);
+    const auto began = std::chrono::steady_clock::now();
+    const layoutopt::OptimizeResult result =
+        layoutopt::optimize(request, recorded, evaluate,
+                            [&](std::size_t done, std::size_t total, const std::string& what) {
+                                bar.begin(done, total, what);
+                            });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    bar.end(true, fmt::format("{} layouts evaluated", result.evaluations));
+    const layoutopt::EvaluatedLayout& winner = result.proposals.front();
+    const c2c::LayoutOverrides chosen{{type->name, winner.layout}};
+
+    // A measured run of the winner (run --layout STRUCT=the emitted JSON), found by its version.
+    std::optional<store::RunRecord> measured_run;
+    std::optional<store::C2cData> measured;
+    if (o.compare) {
+        measured_run = require_run(db, *o.compare);
+        measured = require_c2c(db, *measured_run);
+    } else if (!again &&
+               (measured_run = find_measured(db, run, predicted_layouts(recorded, chosen)))) {
+        measured = store::read_c2c(db, measured_run->id);
+    }
+
+    const std::string json_text = engine::layout_json(winner.layout);
+    std::optional<std::string> c_text;
+    std::string c_refused;
+    try {
+        c_text = layoutopt::c_struct(winner.layout, *style);
+    } catch (const layoutopt::OptimizeError& e) {
+        c_refused = e.what();
+    }
+    if (!o.emit_json.empty())
+        write_text_file(o.emit_json, json_text, "--emit-json");
+    if (!o.emit_c.empty()) {
+        if (!c_text)
+            throw UsageError(fmt::format("--emit-c: {}", c_refused));
+        write_text_file(o.emit_c, *c_text, "--emit-c");
+    }
+    std::optional<std::int64_t> stored;
+    if (o.store)
+        stored = again ? again->store(db, {chosen.begin(), chosen.end()},
+                                      again->under({chosen.begin(), chosen.end()}))
+                       : store_prediction(db, run, recorded, winner.data.result, chosen);
+
+    const layoutopt::OptimizeContext context{report::run_title(run),
+                                             evaluated_by,
+                                             seconds,
+                                             &recorded,
+                                             measured_run ? std::optional(measured_run->id)
+                                                          : std::nullopt,
+                                             measured ? &*measured : nullptr};
+    if (o.common.json) {
+        nlohmann::json j = layoutopt::optimization_json(result, context);
+        j["source_run"] = run.id;
+        j["c"] = c_text ? nlohmann::json(*c_text) : nlohmann::json();
+        j["stored_run"] = report::json_or_null(stored);
+        fmt::print("{}\n", report::json_text(j));
+        return;
+    }
+    fmt::print("{}", layoutopt::format_optimization(result, context));
+    if (!o.emit_json.empty())
+        fmt::print("\nlayout JSON of {} written to {} (run it: --layout {}={})\n",
+                   winner.layout.version, o.emit_json, type->name, o.emit_json);
+    else
+        fmt::print("\nlayout JSON of {} (--emit-json FILE writes it):\n{}", winner.layout.version,
+                   json_text);
+    if (!o.emit_c.empty())
+        fmt::print("C of {} written to {}\n", winner.layout.version, o.emit_c);
+    else if (c_text)
+        fmt::print("\nC of {} (--emit-c FILE writes it; the annotations are include/linux/"
+                   "cache.h's):\n{}",
+                   winner.layout.version, *c_text);
+    else
+        fmt::print("\nno C: {}\n", c_refused);
+    if (stored)
+        fmt::print("\nstored as run {} (predicted from run {}; a run of the layout is its measured "
+                   "counterpart)\n",
+                   *stored, run.id);
+}
+
 } // namespace
 
 void add_predict_command(CLI::App& app) {
     auto o = std::make_shared<PredictOptions>();
     auto* cmd = app.add_subcommand(
         "predict", "Replay a run's stored trace (or simulate a simulated run again) under another "
-                   "layout and predict its transfers");
+                   "layout and predict its transfers; --optimize searches for the layout with "
+                   "the fewest");
     cmd->add_option("run", o->run_id, "Run id with a software c2c trace, or a simulated run")
         ->required();
     cmd->add_option("--layout", o->layouts,
-                    "Layout STRUCT=VERSION|FILE.json to replay under (repeatable)");
+                    "Layout STRUCT=VERSION|FILE.json|btf[:FILE] to replay under (repeatable)");
     cmd->add_flag("--phase-sweep", o->phase_sweep,
                   "Also replay at every start phase 0..56 (step 8)");
     cmd->add_option("--line", o->line, "Line size: 64, or 128 for the adjacent-line prefetcher")
@@ -235,7 +428,28 @@ void add_predict_command(CLI::App& app) {
                     "Measured run to compare with (default: found by parameters)");
     cmd->add_flag("--simulate", o->simulate,
                   "RUN is a simulated run: simulate it again (its machine, calibration and "
-                  "operations) under --layout, no trace needed");
+                  "operations) under --layout or each layout --optimize tries, no trace needed");
+    cmd->add_option("--optimize", o->optimize,
+                    "Search the layouts of STRUCT (e.g. page_counter) for the fewest predicted "
+                    "transfers; prints the best against the current and built-in layouts, and the "
+                    "winner as layout JSON and kernel C");
+    cmd->add_option("--max-size", o->max_size,
+                    "With --optimize: largest struct in bytes, whole 64-byte lines (default: the "
+                    "current layout's size in whole lines)");
+    cmd->add_option("--keep-order-of", o->keep_order_of,
+                    "With --optimize: FIELD,FIELD,... keep their current relative order");
+    cmd->add_option("--candidates", o->candidates,
+                    "With --optimize: proposals verified by a full replay or simulation")
+        ->capture_default_str();
+    cmd->add_option("--emit-json", o->emit_json,
+                    "With --optimize: write the winner's layout JSON to FILE (for run/predict "
+                    "--layout STRUCT=FILE)");
+    cmd->add_option("--emit-c", o->emit_c,
+                    "With --optimize: write the winner as a C struct to FILE");
+    cmd->add_option("--c-style", o->c_style,
+                    "With --optimize: padding (CACHELINE_PADDING between lines) or groups (also "
+                    "__cacheline_group_begin/end around each line)")
+        ->capture_default_str();
     cmd->add_flag("--store", o->store, "Store the prediction as a run linked to the source run");
     cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
     cmd->add_flag("--json", o->common.json, "Print JSON");

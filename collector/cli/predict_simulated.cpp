@@ -51,63 +51,76 @@ std::string layouts_text(const std::map<std::string, engine::Layout>& layouts) {
 
 } // namespace
 
-void predict_simulated(const SimulatedPrediction& request) {
-    if (request.layouts.empty())
-        throw UsageError("predict --simulate needs --layout STRUCT=VERSION|FILE.json: the layout "
-                         "to simulate the run under");
-    const auto layouts = parse_layouts(request.layouts);
-    store::Database db = store::Database::open(
-        request.common.db, {.create_if_missing = false, .read_only = !request.store});
-    const store::RunRecord run = require_run(db, request.run_id);
+Resimulation::Resimulation(store::Database& db, const store::RunRecord& run)
+    : run_(run) {
     const auto simulation = store::read_simulation(db, run.id);
     if (!simulation)
         throw UsageError(fmt::format("run {} was not simulated: predict --simulate re-runs a run "
                                      "of `run --simulate` (without --simulate, predict replays a "
                                      "traced run's trace)",
                                      run.id));
-    const store::C2cData baseline = require_c2c(db, run);
     const std::string source = fmt::format("run {}", run.id);
-    const sim::MachineDescription machine =
-        sim::machine_from_json(nlohmann::json::parse(simulation->machine_json), source);
-    const sim::Calibration calibration =
+    machine_ = sim::machine_from_json(nlohmann::json::parse(simulation->machine_json), source);
+    calibration_ =
         sim::calibration_from_json(nlohmann::json::parse(simulation->calibration_json), source);
+    workload_ = &engine::find_workload(run.workload);
+    config_.variant = run.variant;
+    config_.threads = static_cast<unsigned>(run.threads.value_or(1));
+    config_.stop = stop_of(run, nlohmann::json::parse(simulation->stats_json));
+    config_.params = declared_params(workload_->info(), run.params_json);
+}
 
-    const engine::Workload& workload = engine::find_workload(run.workload);
-    engine::WorkloadRunConfig config;
-    config.variant = run.variant;
-    config.threads = static_cast<unsigned>(run.threads.value_or(1));
-    config.stop = stop_of(run, nlohmann::json::parse(simulation->stats_json));
-    config.params = declared_params(workload.info(), run.params_json);
+collector::SimulatedRun
+Resimulation::under(const std::map<std::string, engine::Layout>& layouts) const {
+    engine::WorkloadRunConfig config = config_;
     config.layouts = layouts;
-    collector::SimulatedRun predicted =
-        collector::run_simulated(workload, config, machine, calibration);
+    return collector::run_simulated(*workload_, config, machine_, calibration_);
+}
+
+std::int64_t Resimulation::store(store::Database& db,
+                                 const std::map<std::string, engine::Layout>& layouts,
+                                 const collector::SimulatedRun& predicted) const {
+    store::RunRecord record = run_;
+    record.variant = fmt::format("{} @{}", run_.variant, layouts_text(layouts));
+    record.params_json = predicted.result.resolved_params.dump();
+    record.c2c_source = "simulated";
+    record.c2c_reason = fmt::format("run {} simulated again on {} under {}", run_.id, machine_.name,
+                                    layouts_text(layouts));
+    record.predicted_from = run_.id;
+    record.note.reset();
+    store::RunOutcome finished =
+        collector::workload_outcome(predicted.result, store::Source::simulated);
+    finished.note = record.c2c_reason;
+    for (auto& m : predicted.metrics)
+        finished.metrics.push_back(m);
+    return db.insert_finished_run(record, finished, [&](SQLite::Database& sql, std::int64_t id) {
+        store::write_c2c(sql, id, predicted.c2c);
+        store::write_simulation(sql, id, predicted.record);
+        if (!predicted.result.locks.empty())
+            store::write_lock_tables(sql, id, collector::engine_lock_data(predicted.result.locks));
+    });
+}
+
+void predict_simulated(const SimulatedPrediction& request) {
+    if (request.layouts.empty())
+        throw UsageError(
+            "predict --simulate needs --layout STRUCT=VERSION|FILE.json|btf: the layout "
+            "to simulate the run under");
+    const auto layouts = parse_layouts(request.layouts);
+    store::Database db = store::Database::open(
+        request.common.db, {.create_if_missing = false, .read_only = !request.store});
+    const store::RunRecord run = require_run(db, request.run_id);
+    const Resimulation again(db, run);
+    const store::C2cData baseline = require_c2c(db, run);
+    const sim::MachineDescription& machine = again.machine();
+    const collector::SimulatedRun predicted = again.under(layouts);
     const auto comparison = report::compare_prediction(baseline, predicted.c2c, nullptr);
     const store::RunOutcome outcome =
         collector::workload_outcome(predicted.result, store::Source::simulated);
 
     std::optional<std::int64_t> stored;
-    if (request.store) {
-        store::RunRecord record = run;
-        record.variant = fmt::format("{} @{}", run.variant, layouts_text(layouts));
-        record.params_json = predicted.result.resolved_params.dump();
-        record.c2c_source = "simulated";
-        record.c2c_reason = fmt::format("run {} simulated again on {} under {}", run.id,
-                                        machine.name, layouts_text(layouts));
-        record.predicted_from = run.id;
-        record.note.reset();
-        store::RunOutcome finished = outcome;
-        finished.note = record.c2c_reason;
-        for (auto& m : predicted.metrics)
-            finished.metrics.push_back(m);
-        stored =
-            db.insert_finished_run(record, finished, [&](SQLite::Database& sql, std::int64_t id) {
-                store::write_c2c(sql, id, predicted.c2c);
-                store::write_simulation(sql, id, predicted.record);
-                if (!predicted.result.locks.empty())
-                    store::write_lock_tables(sql, id,
-                                             collector::engine_lock_data(predicted.result.locks));
-            });
-    }
+    if (request.store)
+        stored = again.store(db, layouts, predicted);
 
     const auto gain = [&]() -> std::optional<double> {
         if (!run.ops_per_s || !outcome.ops_per_s || *run.ops_per_s <= 0)
