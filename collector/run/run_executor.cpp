@@ -88,11 +88,17 @@ RunExecutor::RunExecutor(store::Database& db, Progress& progress)
 }
 
 void RunExecutor::validate(const RunRequest& request) {
+    // Only a hardware request needs the PMU before a database is opened.
+    validate(request, request.c2c.source == C2cSource::hardware ? perf::detect_pmu()
+                                                                : perf::PmuCapabilities{});
+}
+
+void RunExecutor::validate(const RunRequest& request, const perf::PmuCapabilities& pmu) {
     const engine::Workload& workload = engine::find_workload(request.workload);
     // Before any run is stored: --c2c hardware on a machine that cannot sample memory, --c2c
     // perf where perf cannot record memory events (perf's reason).
     if (request.c2c.source == C2cSource::hardware)
-        choose_c2c(request, workload.info(), perf::detect_pmu());
+        choose_c2c(request, workload.info(), pmu);
     if (request.c2c.source == C2cSource::perf &&
         choose_c2c(request, workload.info(), {}).path == C2cPath::perf)
         probe_perf_c2c(request.c2c.perf);
@@ -110,7 +116,7 @@ void RunExecutor::validate(const RunRequest& request) {
 }
 
 std::vector<RunSummary> RunExecutor::execute(const RunRequest& request) {
-    validate(request);
+    validate(request, pmu_);
     simulation_.reset();
     if (request.simulate)
         simulation_.emplace(*request.simulate);

@@ -40,6 +40,8 @@ public:
     static void validate(const RunRequest& request);
 
 private:
+    // validate() on a PMU already detected: execute() passes its own instead of detecting again.
+    static void validate(const RunRequest& request, const perf::PmuCapabilities& pmu);
     RunSummary execute_one(const RunRequest& request, const PlannedRun& plan, std::size_t index,
                            std::size_t total);
 
