@@ -1,11 +1,18 @@
 # hitmap_add_gtest(NAME SOURCES ... LIBS ... [LABELS ...] [RUN_SERIAL])
 # One GoogleTest executable registered with ctest; tests are discovered when ctest runs,
 # not at build time, so a crashing test cannot break the build.
+# Label `threads`: the binary runs hitmap's own threads (the engine's worker pool, the run
+# executor through hitmap-collect, the host machine's ping-pong). Only these are built and run
+# in the ThreadSanitizer tree (target hitmap_threaded_tests, scripts/run-tests): the rest is
+# single-threaded code TSan has nothing to say about, and building it there cost CI minutes.
 function(hitmap_add_gtest name)
     cmake_parse_arguments(ARG "RUN_SERIAL" "" "SOURCES;LIBS;LABELS" ${ARGN})
     find_package(GTest REQUIRED)
     include(GoogleTest)
     add_executable(${name} ${ARG_SOURCES})
+    if("threads" IN_LIST ARG_LABELS)
+        add_dependencies(hitmap_threaded_tests ${name})
+    endif()
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
     target_compile_definitions(${name} PRIVATE

@@ -31,7 +31,7 @@ std::map<std::string, double> field_hitm_rates(const store::C2cData& data,
             hitm[f.field_name] += f.counts.hitm();
     std::map<std::string, double> rates;
     for (const auto& [name, v] : hitm)
-        if (const auto rate = report::per_thousand(v, data.trace.traced_ops))
+        if (const auto rate = report::per_thousand(v, data.traced_ops()))
             rates[name] = *rate;
     return rates;
 }

@@ -33,8 +33,12 @@ RunKey key_of(const store::RunRecord& run) {
     return {run.workload, run.variant, run.threads, run.params_json, source};
 }
 
+// A source that cannot count every transfer (store::KnownCounts::transfers) adds no figure:
+// its known part would be compared as the whole.
 void add_c2c_figures(const store::C2cData& data, std::vector<Figure>& out) {
-    const std::uint64_t ops = data.trace.traced_ops;
+    if (!data.trace.known.transfers())
+        return;
+    const std::optional<std::uint64_t> ops = data.traced_ops();
     const auto object_name = [&](engine::ObjectId id) {
         const engine::ObjectInfo* o = store::find_object(data, id);
         return o ? o->name : fmt::format("object {}", id);

@@ -36,14 +36,14 @@ std::vector<store::RunRecord> selected_runs(store::Database& db, const ReportReq
 
 std::vector<LineRow> hottest_lines(const store::C2cData& data, std::size_t limit) {
     std::vector<LineRow> rows;
-    const std::uint64_t ops = data.trace.traced_ops;
+    const std::optional<std::uint64_t> ops = data.traced_ops();
     for (const c2c::LineStats* l : report::ranked_lines(data.result, true)) {
         if (rows.size() == limit)
             break;
+        const store::ShownCounts c = data.shown(l->counts);
         rows.push_back({report::line_name(data, l->line), report::fields_on_line(data, l->line),
-                        l->counts.hitm(), l->counts.transfers(),
-                        report::per_thousand(l->counts.hitm(), ops),
-                        report::per_thousand(l->counts.transfers(), ops)});
+                        c.hitm, c.transfers, report::per_thousand(c.hitm, ops),
+                        report::per_thousand(c.transfers, ops)});
     }
     return rows;
 }

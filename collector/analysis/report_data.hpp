@@ -40,10 +40,11 @@ std::vector<std::int64_t> parse_run_ids(std::string_view text);
 
 // One contended line of a run, named by its object and fields.
 struct LineRow {
-    std::string line;   // "top/memory [0]"
-    std::string fields; // "usage,min,low,high"
-    std::uint64_t hitm = 0, transfers = 0;
-    std::optional<double> hitm_per_1k, transfers_per_1k; // nullopt: no traced operations
+    std::string line;       // "top/memory [0]"
+    std::string fields;     // "usage,min,low,high"
+    std::uint64_t hitm = 0; // store::ShownCounts::hitm: perf's Tot Hitm where stores have none
+    std::optional<std::uint64_t> transfers; // nullopt: the source cannot count them all
+    std::optional<double> hitm_per_1k, transfers_per_1k; // also nullopt: no traced operations
 };
 
 struct LockClassRow {

@@ -24,7 +24,9 @@ CompareData read_compare(store::Database& db, std::int64_t before, std::int64_t 
 
 StoredPrediction read_prediction(store::Database& db, const RunDetail& before,
                                  const RunDetail& after) {
-    StoredPrediction out{db.latest_prediction(before.run.id, after.run.threads), {}};
+    // Of the predictions of `before`'s trace, the one under `after`'s layouts: under others it
+    // predicts another run than `after`.
+    StoredPrediction out{db.latest_prediction(before.run.id, after.run.threads, after.run.id), {}};
     if (out.run && before.c2c)
         if (auto predicted = store::read_c2c(db, out.run->id))
             out.prediction = report::compare_prediction(*before.c2c, *predicted,

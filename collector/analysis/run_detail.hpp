@@ -34,7 +34,8 @@ struct CompareData {
 RunDetail read_run_detail(store::Database& db, std::int64_t run_id);
 CompareData read_compare(store::Database& db, std::int64_t before, std::int64_t after);
 
-// The newest stored prediction of `after` from `before`, compared with both; empty when none.
+// The newest stored prediction of `after` from `before` (of `before`'s trace under the layouts
+// `after` recorded its objects under), compared with both; empty when none.
 struct StoredPrediction {
     std::optional<store::RunRecord> run;
     std::optional<report::Prediction> prediction;

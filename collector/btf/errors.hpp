@@ -7,8 +7,9 @@
 namespace hitmap::btf {
 
 // BTF that cannot be loaded: a missing or unreadable file, bytes that are not BTF (bad magic,
-// truncated header or sections), an ELF file without a .BTF section. what() names the source
-// and the decoded error, with libbpf's own words when it gave any.
+// truncated header or sections), an ELF file without a .BTF section, a module's split BTF
+// without its base or over a base it was not built against. what() names the source and the
+// decoded error, with libbpf's own words when it gave any.
 class BtfReadError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

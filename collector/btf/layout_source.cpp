@@ -30,9 +30,10 @@ engine::Layout resolve_layout(std::string_view struct_name, std::string_view nam
     const std::string_view path =
         name_or_file.substr(std::min(kBtfFile.size(), name_or_file.size()));
     if (name_or_file != kBtf && path.empty())
-        throw engine::LayoutError(fmt::format("'{}' names no BTF file (btf:FILE)", name_or_file));
-    const BtfFile file = name_or_file == kBtf ? BtfFile::running_kernel()
-                                              : BtfFile::open(std::filesystem::path(path));
+        throw engine::LayoutError(
+            fmt::format("'{}' names no BTF file (btf:FILE or btf:MODULE)", name_or_file));
+    const BtfFile file =
+        name_or_file == kBtf ? BtfFile::running_kernel() : BtfFile::open(btf_path(path));
     return to_engine_layout(read_struct_layout(file, struct_name), *type);
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Where a layout named on the command line comes from: STRUCT=v6.1 (built-in or plugin),
-// STRUCT=FILE.json, and STRUCT=btf (the running kernel's BTF) or STRUCT=btf:FILE (a BTF or
-// ELF file). The engine resolves the first two (engine::resolve_layout); this adds BTF, which
-// the engine, free of libbpf, cannot read.
+// STRUCT=FILE.json, and STRUCT=btf (the running kernel's BTF), STRUCT=btf:FILE (a BTF or ELF
+// file) or STRUCT=btf:MODULE (a loaded module's, over the running kernel's). The engine
+// resolves the first two (engine::resolve_layout); this adds BTF, which the engine, free of
+// libbpf, cannot read.
 #include "engine/layout/layout.hpp"
 
 #include <string_view>

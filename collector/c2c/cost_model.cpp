@@ -1,11 +1,10 @@
 #include "collector/c2c/cost_model.hpp"
 
 #include "collector/c2c/errors.hpp"
+#include "collector/support/text_file.hpp"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace hitmap::c2c {
 
@@ -63,12 +62,10 @@ CostTable parse_cost_table(std::string_view json_text, std::string_view source) 
 }
 
 CostTable load_cost_table(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in)
+    const auto text = support::read_text_file(path);
+    if (!text)
         throw CostTableError(fmt::format("cost table {}: cannot be opened", path.string()));
-    std::ostringstream text;
-    text << in.rdbuf();
-    CostTable table = parse_cost_table(text.str(), path.string());
+    CostTable table = parse_cost_table(*text, path.string());
     table.name = "file:" + path.string();
     return table;
 }

@@ -7,6 +7,7 @@
 #include "collector/btf/struct_reader.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
+#include "collector/cli/layout_spec.hpp"
 
 #include <fmt/format.h>
 #include <memory>
@@ -19,13 +20,14 @@ namespace {
 struct ShowOptions {
     std::string struct_name;
     std::optional<std::string> btf_file;
+    std::optional<std::filesystem::path> btf_base;
     std::optional<unsigned> depth;
     bool json = false;
 };
 
 struct DiffOptions {
     std::string a, b;
-    bool json = false;
+    CommonOptions common; // --db: where STRUCT=run:ID and STRUCT=hash:HASH are looked up
 };
 
 std::string json_dump(const nlohmann::ordered_json& doc) {
@@ -33,8 +35,9 @@ std::string json_dump(const nlohmann::ordered_json& doc) {
 }
 
 void show(const ShowOptions& o) {
-    const btf::BtfFile file =
-        o.btf_file ? btf::BtfFile::open(*o.btf_file) : btf::BtfFile::running_kernel();
+    const btf::BtfFile file = o.btf_file
+                                  ? btf::BtfFile::open(btf::btf_path(*o.btf_file), o.btf_base)
+                                  : btf::BtfFile::running_kernel();
     const btf::StructLayout layout = btf::read_struct_layout(file, o.struct_name);
     const unsigned depth = o.depth.value_or(~0u);
     if (o.json)
@@ -44,10 +47,19 @@ void show(const ShowOptions& o) {
 }
 
 void diff(const DiffOptions& o) {
-    const engine::Layout a = parse_layout(o.a);
-    const engine::Layout b = parse_layout(o.b);
+    std::optional<store::Database> db; // opened for the first stored layout named
+    const auto resolve = [&](const std::string& assignment) {
+        if (!names_stored_layout(assignment))
+            return parse_layout(assignment);
+        if (!db)
+            db.emplace(store::Database::open(o.common.db,
+                                             {.create_if_missing = false, .read_only = true}));
+        return stored_layout(*db, assignment);
+    };
+    const engine::Layout a = resolve(o.a);
+    const engine::Layout b = resolve(o.b);
     const btf::LayoutDiff d = btf::diff_layouts(a, b);
-    if (o.json)
+    if (o.common.json)
         fmt::print("{}\n", json_dump(btf::diff_json(d)));
     else
         fmt::print("{}", btf::format_diff_text(d));
@@ -68,8 +80,17 @@ void add_layout_command(CLI::App& app) {
                 "line boundaries");
     show_cmd->add_option("struct", s->struct_name, "Struct (or union) name, e.g. page_counter")
         ->required();
-    show_cmd->add_option("--btf", s->btf_file,
-                         "BTF or ELF file (default: the running kernel's /sys/kernel/btf/vmlinux)");
+    auto* btf_opt = show_cmd->add_option(
+        "--btf", s->btf_file,
+        "BTF or ELF file, or a loaded module's name for /sys/kernel/btf/MODULE when no file of "
+        "that name is in the working directory (default: the running kernel's "
+        "/sys/kernel/btf/vmlinux). A module's BTF (a /sys/kernel/btf file, a .ko) is split BTF, "
+        "read over its base: see --btf-base");
+    show_cmd
+        ->add_option("--btf-base", s->btf_base,
+                     "The vmlinux (BTF or ELF) a module's split BTF was built against (default: "
+                     "/sys/kernel/btf/vmlinux), e.g. for a .ko of another kernel")
+        ->needs(btf_opt);
     show_cmd->add_option("--depth", s->depth,
                          "Show members nested at most this deep (0: the struct's own members)");
     show_cmd->add_flag("--json", s->json,
@@ -80,10 +101,15 @@ void add_layout_command(CLI::App& app) {
     auto* diff_cmd = layout->add_subcommand(
         "diff", "Show which fields of a struct moved to another cache line between two layouts, "
                 "and which left or joined the line of the field every charge writes");
-    const char* spec = "STRUCT=VERSION|FILE.json|btf|btf:FILE (e.g. page_counter=v6.0)";
-    diff_cmd->add_option("a", d->a, spec)->required();
-    diff_cmd->add_option("b", d->b, spec)->required();
-    diff_cmd->add_flag("--json", d->json, "Print JSON");
+    const char* spec = "STRUCT=VERSION|FILE.json|btf|btf:FILE|btf:MODULE (e.g. page_counter=v6.0)";
+    const std::string help =
+        std::string(spec) + ", or a layout stored in --db: STRUCT=run:ID (the one run ID "
+                            "recorded) or STRUCT=hash:HASH (4 or more digits of one `show` prints)";
+    diff_cmd->add_option("a", d->a, help)->required();
+    diff_cmd->add_option("b", d->b, help)->required();
+    diff_cmd->add_option("--db", d->common.db, "SQLite database of run: and hash: layouts")
+        ->capture_default_str();
+    diff_cmd->add_flag("--json", d->common.json, "Print JSON");
     diff_cmd->callback([d] { diff(*d); });
 }
 

@@ -26,6 +26,7 @@ struct ReproduceCliOptions {
 struct Planned {
     const engine::WorkloadInfo* workload;
     std::vector<collector::PlannedRowRun> runs;
+    std::vector<collector::ValidatedRequest> requests; // runs[i].request, validated
 };
 
 void reproduce(const ReproduceCliOptions& o) {
@@ -34,15 +35,15 @@ void reproduce(const ReproduceCliOptions& o) {
     std::vector<Planned> planned;
     if (o.investigation == "all")
         for (const engine::WorkloadInfo* w : collector::investigations())
-            planned.push_back({w, collector::plan_reproduction(*w, options)});
+            planned.push_back({w, collector::plan_reproduction(*w, options), {}});
     else {
         const engine::WorkloadInfo& w = collector::find_investigation(o.investigation);
-        planned.push_back({&w, collector::plan_reproduction(w, options)});
+        planned.push_back({&w, collector::plan_reproduction(w, options), {}});
     }
     std::size_t total = 0;
-    for (const auto& p : planned) {
+    for (auto& p : planned) {
         for (const auto& run : p.runs)
-            collector::RunExecutor::validate(run.request);
+            p.requests.push_back(collector::RunExecutor::validate(run.request));
         total += p.runs.size();
     }
 
@@ -56,14 +57,15 @@ void reproduce(const ReproduceCliOptions& o) {
     for (const auto& p : planned) {
         const engine::Investigation& inv = *p.workload->investigation;
         collector::ReproductionRuns ids = collector::empty_runs(inv);
-        for (const auto& run : p.runs) {
+        for (std::size_t i = 0; i < p.runs.size(); ++i) {
+            const collector::PlannedRowRun& run = p.runs[i];
             if (collector::cancel_requested().load())
                 break;
             const std::string what =
                 fmt::format("{}: {}, {}", inv.id, inv.tables[run.table].rows[run.row].label,
                             collector::to_string(run.source));
             const auto start = std::chrono::steady_clock::now();
-            const auto summaries = executor.execute(run.request);
+            const auto summaries = executor.execute(p.requests[i]);
             const double seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             ++done;

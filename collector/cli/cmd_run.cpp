@@ -109,12 +109,12 @@ collector::RunRequest make_request(const RunOptions& o) {
 void execute_and_report(const collector::RunRequest& request, const std::string& db_path,
                         collector::ProgressStyle style, bool json) {
     // Everything is validated before the database is opened: bad input writes nothing.
-    collector::RunExecutor::validate(request);
+    const collector::ValidatedRequest validated = collector::RunExecutor::validate(request);
     store::Database db = store::Database::open(db_path, {});
     collector::Progress progress(style);
     collector::RunExecutor executor(db, progress);
     const collector::CancelOnSignals cancel_on_signals;
-    const auto summaries = executor.execute(request);
+    const auto summaries = executor.execute(validated);
     print_run_table(summaries, json);
     for (const auto& s : summaries)
         if (!s.ok)

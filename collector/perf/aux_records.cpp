@@ -38,8 +38,8 @@ AuxBatch parse_aux_ring(std::span<const std::byte> ring, std::uint64_t tail, std
                         std::uint64_t sample_type) {
     AuxBatch batch;
     batch.end = aux_tail;
-    for_each_record(ring, tail, head, [&](std::uint32_t type, std::span<const std::byte> body) {
-        if (type == PERF_RECORD_AUX) {
+    for_each_record_of(
+        PERF_RECORD_AUX, ring, tail, head, batch, [&](std::span<const std::byte> body) {
             AuxChunk chunk{parse_aux_record(body, sample_type), {}};
             if (chunk.record.size > aux.size())
                 throw PerfCorruptRecord(fmt::format(
@@ -49,13 +49,7 @@ AuxBatch parse_aux_ring(std::span<const std::byte> ring, std::uint64_t tail, std
             copy_from_ring(aux, chunk.record.offset, chunk.bytes.size(), chunk.bytes.data());
             batch.end = std::max(batch.end, chunk.record.offset + chunk.record.size);
             batch.chunks.push_back(std::move(chunk));
-        } else if (type == PERF_RECORD_LOST) {
-            batch.lost_samples += lost_samples_in(body);
-            ++batch.lost_records;
-        } else {
-            ++batch.other_records;
-        }
-    });
+        });
     return batch;
 }
 

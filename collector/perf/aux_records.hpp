@@ -26,11 +26,9 @@ struct AuxChunk {
     std::vector<std::byte> bytes; // the chunk, contiguous
 };
 
-struct AuxBatch {
+// The counts are the ring's, as SampleBatch's (other records: ITRACE_START, comm, ...).
+struct AuxBatch : RecordCounts {
     std::vector<AuxChunk> chunks;
-    std::uint64_t lost_samples = 0;  // PERF_RECORD_LOST, as SampleBatch
-    std::uint64_t lost_records = 0;  // PERF_RECORD_LOST records
-    std::uint64_t other_records = 0; // ITRACE_START, comm, ... skipped
     // Where the chunks end: the AUX position up to which the area can be handed back. The
     // position given to parse_aux_ring when there are no chunks.
     std::uint64_t end = 0;

@@ -1,10 +1,10 @@
 #include "collector/perf/kernel_symbols.hpp"
 
+#include "collector/support/text_file.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 namespace hitmap::perf {
 
@@ -42,12 +42,8 @@ KernelSymbols KernelSymbols::parse(std::string_view text) {
 }
 
 KernelSymbols KernelSymbols::load() {
-    std::ifstream in("/proc/kallsyms");
-    if (!in)
-        return {};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse(text.str());
+    const auto text = support::read_text_file("/proc/kallsyms");
+    return text ? parse(*text) : KernelSymbols{};
 }
 
 std::optional<std::string> KernelSymbols::describe(std::uint64_t address) const {

@@ -83,14 +83,13 @@ LockEventBatch parse_lock_events(std::span<const std::byte> ring, std::uint64_t 
                                  std::uint64_t head, const TracepointFormat& begin,
                                  const TracepointFormat& end) {
     LockEventBatch batch;
-    for_each_record(ring, tail, head, [&](std::uint32_t type, std::span<const std::byte> body) {
-        if (type == PERF_RECORD_SAMPLE) {
-            if (auto e = parse_sample(body, begin, end))
-                batch.events.push_back(*e);
-        } else if (type == PERF_RECORD_LOST) {
-            batch.lost_samples += lost_samples_in(body);
-        }
-    });
+    RecordCounts counts;
+    for_each_record_of(PERF_RECORD_SAMPLE, ring, tail, head, counts,
+                       [&](std::span<const std::byte> body) {
+                           if (auto e = parse_sample(body, begin, end))
+                               batch.events.push_back(*e);
+                       });
+    batch.lost_samples = counts.lost_samples;
     return batch;
 }
 

@@ -1,6 +1,8 @@
 #include "collector/perf/machine_capabilities.hpp"
 
-#include "collector/report/unknown.hpp"
+#include "collector/perf/perf_tool.hpp"
+#include "collector/support/text_file.hpp"
+#include "collector/support/unknown.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +10,6 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fstream>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,15 +17,6 @@
 namespace hitmap::perf {
 
 namespace {
-
-std::optional<std::string> read_text(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in)
-        return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // The value of the first "<key><sep>value" line of a /proc file, trimmed.
 std::optional<std::string> field_value(const std::string& text, std::string_view key,
@@ -72,7 +64,7 @@ void read_perf_version(const ToolOutput& run, MachineCapabilities& machine) {
     if (!run.exit_status) {
         machine.perf_reason = "could not start a shell to run `perf version`";
     } else if (*run.exit_status == 127) {
-        machine.perf_reason = "perf not found in PATH (Debian: apt-get install linux-perf)";
+        machine.perf_reason = perf_not_found("perf");
     } else if (*run.exit_status != 0) {
         machine.perf_reason =
             fmt::format("`perf version` exited with status {}: {}", *run.exit_status, first_line);
@@ -89,7 +81,7 @@ void read_perf_version(const ToolOutput& run, MachineCapabilities& machine) {
 // not follow frequency changes) and X86_FEATURE_NONSTOP_TSC "nonstop_tsc" (keeps counting in
 // deep C-states). Both: the TSC is a usable clock for the trace timestamps.
 void read_tsc_flags(const SystemRoots& roots, MachineCapabilities& machine) {
-    const auto cpuinfo = read_text(roots.proc / "cpuinfo");
+    const auto cpuinfo = support::read_text_file(roots.proc / "cpuinfo");
     const auto flags = cpuinfo ? field_value(*cpuinfo, "flags", ':') : std::nullopt;
     if (!flags)
         return;
@@ -105,7 +97,7 @@ void read_tsc_flags(const SystemRoots& roots, MachineCapabilities& machine) {
 void read_cpus(const SystemRoots& roots, MachineCapabilities& machine) {
     if (const auto online = read_first_line(roots.sys / "devices/system/cpu/online"))
         machine.cpus_online = count_cpu_list(*online);
-    if (const auto status = read_text(roots.proc / "self/status"))
+    if (const auto status = support::read_text_file(roots.proc / "self/status"))
         if (const auto allowed = field_value(*status, "Cpus_allowed_list", ':'))
             machine.cpus_allowed = count_cpu_list(*allowed);
 }
@@ -162,7 +154,7 @@ std::optional<std::string> own_cgroup(const std::string& text, bool v2) {
 // Documentation/admin-guide/cgroup-v2.rst: a v2 hierarchy lists its enabled controllers in
 // cgroup.controllers at its root; v1 hierarchies are separate cgroup mounts per controller set.
 void read_cgroups(const SystemRoots& roots, MachineCapabilities& machine) {
-    const auto mountinfo = read_text(roots.proc / "self/mountinfo");
+    const auto mountinfo = support::read_text_file(roots.proc / "self/mountinfo");
     if (!mountinfo)
         return;
     const auto mounts = cgroup_mounts(*mountinfo);
@@ -185,7 +177,7 @@ void read_cgroups(const SystemRoots& roots, MachineCapabilities& machine) {
         return;
     // A hybrid machine charges memory through its v1 hierarchy when it has one.
     const bool use_v1 = v1_memory != mounts.end();
-    const auto self = read_text(roots.proc / "self/cgroup");
+    const auto self = support::read_text_file(roots.proc / "self/cgroup");
     const auto path = self ? own_cgroup(*self, !use_v1) : std::nullopt;
     if (!path)
         return;
@@ -343,8 +335,8 @@ std::vector<CapabilityLine> capability_lines(const MachineCapabilities& m) {
         {"invariant_tsc", "invariant TSC", m.invariant_tsc.value_or(false), tsc_detail});
     lines.push_back({"cpus", "CPUs", m.cpus_online.has_value(),
                      fmt::format("{} online, {} allowed for this process",
-                                 report::text_or_unknown(m.cpus_online, "{}"),
-                                 report::text_or_unknown(m.cpus_allowed, "{}"))});
+                                 support::text_or_unknown(m.cpus_online, "{}"),
+                                 support::text_or_unknown(m.cpus_allowed, "{}"))});
     // drivers/base/cacheinfo.c: coherency_line_size; index0 is the first level's cache.
     lines.push_back({"cache_line_size", "cache line size", m.cache_line_size.has_value(),
                      m.cache_line_size
@@ -368,16 +360,16 @@ nlohmann::json MachineCapabilities::to_json() const {
         {"facts",
          {{"pmu", pmu.to_json()},
           {"precise_memory_facility", to_string(pmu.memory_sampling())},
-          {"perf_version", report::json_or_null(perf_version)},
-          {"kernel_btf", report::json_or_null(kernel_btf)},
-          {"invariant_tsc", report::json_or_null(invariant_tsc)},
-          {"cpus_online", report::json_or_null(cpus_online)},
-          {"cpus_allowed", report::json_or_null(cpus_allowed)},
-          {"cache_line_size", report::json_or_null(cache_line_size)},
+          {"perf_version", support::json_or_null(perf_version)},
+          {"kernel_btf", support::json_or_null(kernel_btf)},
+          {"invariant_tsc", support::json_or_null(invariant_tsc)},
+          {"cpus_online", support::json_or_null(cpus_online)},
+          {"cpus_allowed", support::json_or_null(cpus_allowed)},
+          {"cache_line_size", support::json_or_null(cache_line_size)},
           {"cgroup_version", to_string(cgroup.version)},
           {"cgroup_memory_controller", cgroup.memory_controller},
-          {"memory_cgroup", report::json_or_null(cgroup.memory_cgroup)},
-          {"memory_cgroup_writable", report::json_or_null(cgroup.writable)}}},
+          {"memory_cgroup", support::json_or_null(cgroup.memory_cgroup)},
+          {"memory_cgroup_writable", support::json_or_null(cgroup.writable)}}},
     };
 }
 

@@ -4,7 +4,7 @@
 #include "collector/perf/event.hpp"
 #include "collector/perf/perf_syscall.hpp"
 #include "collector/perf/sysfs.hpp"
-#include "collector/report/unknown.hpp"
+#include "collector/support/unknown.hpp"
 
 #include <fmt/format.h>
 #include <linux/perf_event.h>
@@ -84,16 +84,16 @@ MemorySampling PmuCapabilities::memory_sampling() const {
 nlohmann::json PmuCapabilities::to_json() const {
     return nlohmann::json{
         {"hardware_counters", hardware_counters},
-        {"hardware_counters_reason", report::json_or_null(hardware_counters_reason)},
+        {"hardware_counters_reason", support::json_or_null(hardware_counters_reason)},
         {"memory_sampling", to_string(memory_sampling())},
-        {"intel_mem_pmu", report::json_or_null(intel_mem_pmu)},
+        {"intel_mem_pmu", support::json_or_null(intel_mem_pmu)},
         {"intel_mem_loads", intel_mem_loads},
         {"intel_mem_stores", intel_mem_stores},
         {"intel_mem_loads_aux", intel_mem_loads_aux},
-        {"ibs_op_type", report::json_or_null(ibs_op_type)},
-        {"arm_spe_pmu", report::json_or_null(arm_spe_pmu)},
-        {"perf_event_paranoid", report::json_or_null(perf_event_paranoid)},
-        {"tracefs", report::json_or_null(tracefs)},
+        {"ibs_op_type", support::json_or_null(ibs_op_type)},
+        {"arm_spe_pmu", support::json_or_null(arm_spe_pmu)},
+        {"perf_event_paranoid", support::json_or_null(perf_event_paranoid)},
+        {"tracefs", support::json_or_null(tracefs)},
         {"lock_contention_tracepoints", lock_contention_tracepoints},
     };
 }

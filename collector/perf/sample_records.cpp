@@ -104,6 +104,20 @@ void for_each_record(std::span<const std::byte> ring, std::uint64_t tail, std::u
     }
 }
 
+void for_each_record_of(std::uint32_t type, std::span<const std::byte> ring, std::uint64_t tail,
+                        std::uint64_t head, RecordCounts& counts, const BodyVisitor& visit) {
+    for_each_record(ring, tail, head, [&](std::uint32_t seen, std::span<const std::byte> body) {
+        if (seen == type) {
+            visit(body);
+        } else if (seen == PERF_RECORD_LOST) {
+            counts.lost_samples += lost_samples_in(body);
+            ++counts.lost_records;
+        } else {
+            ++counts.other_records;
+        }
+    });
+}
+
 void copy_from_ring(std::span<const std::byte> ring, std::uint64_t pos, std::size_t n,
                     std::byte* out) {
     // A header-only record has an empty body whose data() may be null, and memcpy's pointers
@@ -143,16 +157,10 @@ SampleBatch parse_sample_records(std::span<const std::byte> ring, std::uint64_t 
         throw PerfInvalidConfig(
             fmt::format("sample_type bits {:#x} have variable size; not parsed", unsupported));
     SampleBatch batch;
-    for_each_record(ring, tail, head, [&](std::uint32_t type, std::span<const std::byte> body) {
-        if (type == PERF_RECORD_SAMPLE) {
-            batch.samples.push_back(parse_sample(body, sample_type));
-        } else if (type == PERF_RECORD_LOST) {
-            batch.lost_samples += lost_samples_in(body);
-            ++batch.lost_records;
-        } else {
-            ++batch.other_records;
-        }
-    });
+    for_each_record_of(PERF_RECORD_SAMPLE, ring, tail, head, batch,
+                       [&](std::span<const std::byte> body) {
+                           batch.samples.push_back(parse_sample(body, sample_type));
+                       });
     return batch;
 }
 

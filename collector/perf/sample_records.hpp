@@ -21,11 +21,15 @@ struct MemorySample {
     std::uint64_t weight = 0;   // load latency in cycles (WEIGHT_STRUCT: its var1_dw)
 };
 
-struct SampleBatch {
-    std::vector<MemorySample> samples;
+// What a walk over the records of one type counted besides them.
+struct RecordCounts {
     std::uint64_t lost_samples = 0;  // summed over PERF_RECORD_LOST
     std::uint64_t lost_records = 0;  // PERF_RECORD_LOST records seen
     std::uint64_t other_records = 0; // mmap, comm, throttle, ... skipped
+};
+
+struct SampleBatch : RecordCounts {
+    std::vector<MemorySample> samples;
 };
 
 // Parses the records in ring positions [tail, head) of a ring data area (positions grow without
@@ -42,6 +46,12 @@ SampleBatch parse_sample_records(std::span<const std::byte> ring, std::uint64_t 
 using RecordVisitor = std::function<void(std::uint32_t type, std::span<const std::byte> body)>;
 void for_each_record(std::span<const std::byte> ring, std::uint64_t tail, std::uint64_t head,
                      const RecordVisitor& visit);
+
+// for_each_record for the records of one type: visit(body) for each, PERF_RECORD_LOST and the
+// other records counted into `counts`.
+using BodyVisitor = std::function<void(std::span<const std::byte> body)>;
+void for_each_record_of(std::uint32_t type, std::span<const std::byte> ring, std::uint64_t tail,
+                        std::uint64_t head, RecordCounts& counts, const BodyVisitor& visit);
 
 // The sample count of a PERF_RECORD_LOST body.
 std::uint64_t lost_samples_in(std::span<const std::byte> lost_record_body);

@@ -6,9 +6,7 @@ namespace hitmap::perf {
 
 SampleBatch spe_sample_batch(const AuxBatch& aux, SpeDataSourceEncoding encoding) {
     SampleBatch batch;
-    batch.lost_samples = aux.lost_samples;
-    batch.lost_records = aux.lost_records;
-    batch.other_records = aux.other_records;
+    static_cast<RecordCounts&>(batch) = aux; // the ring's counts; SPE's own are added below
     for (const AuxChunk& chunk : aux.chunks) {
         const AuxRecord& from = chunk.record;
         SpeDecode decoded = decode_spe_records(chunk.bytes, from.offset);

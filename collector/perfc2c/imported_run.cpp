@@ -18,6 +18,16 @@ namespace {
 // bytes of a line before the struct starts); its row keeps the offset as its name.
 constexpr engine::FieldId kNoField = std::numeric_limits<engine::FieldId>::max();
 
+// What a report can say: not the classes line_counts() lists, nor the counters of a trace of ours
+// (operations, drops, migrations), of which an import has none.
+constexpr store::KnownCounts kReportCounts{.store_hitm = false,
+                                           .store_shared = false,
+                                           .invalidations = false,
+                                           .stall_cycles = false,
+                                           .traced_ops = false,
+                                           .dropped_records = false,
+                                           .cpu_migrations = false};
+
 std::string hex(std::uint64_t v) {
     return fmt::format("{:#x}", v);
 }
@@ -70,10 +80,10 @@ std::uint64_t share(double percent, std::uint64_t total) {
     return static_cast<std::uint64_t>(std::llround(percent / 100.0 * static_cast<double>(total)));
 }
 
-// What the counts mean in hitmap's classes. perf does not give what ClassCounts has no
-// "unknown" for: store HITMs and stores to shared lines (Intel and AMD stores carry no snoop
-// result, Arm SPE stores no level), the copies those invalidated, and stall cycles (the text
-// has only mean load weights per Pareto row, kept as metrics). Those stay 0.
+// What the counts mean in hitmap's classes. perf does not give store HITMs and stores to shared
+// lines (Intel and AMD stores carry no snoop result, Arm SPE stores no level), the copies those
+// invalidated, or stall cycles (the text has only mean load weights per Pareto row, kept as
+// metrics): they stay 0 here and kReportCounts marks them unknown.
 c2c::ClassCounts line_counts(const SharedLine& l, bool peer) {
     c2c::ClassCounts c;
     c.load_hitm = l.hitm();
@@ -235,6 +245,7 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
     data.trace.records = static_cast<std::uint64_t>(report.trace_stat("Total records").value_or(0));
     data.trace.line_size = line_size;
     data.trace.cost_table = "none (imported)";
+    data.trace.known = kReportCounts;
     c2c::ReplayResult& result = data.result;
     result.line_size = line_size;
     result.records = data.trace.records;

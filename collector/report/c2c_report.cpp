@@ -19,18 +19,29 @@ std::string section(const std::string& title) {
     return fmt::format("{}\n{}{}\n{}\n", kRule, std::string(pad, ' '), title, kRule);
 }
 
-// perf c2c's stat line: "  %-34s: %10d".
-std::string stat(const std::string& label, std::uint64_t value) {
-    return fmt::format("  {:<34}: {:>10}\n", label, value);
+std::string count_text(std::optional<std::uint64_t> value) {
+    return text_or_unknown(value, "{}");
 }
 
-std::string cpu_split(const c2c::ReplayResult& r, const c2c::LineKey& line) {
+std::string cycles_text(std::optional<double> value) {
+    return text_or_unknown(value, "{:.0f}");
+}
+
+// perf c2c's stat line: "  %-34s: %10d", "–" for a count the source could not give.
+std::string stat(const std::string& label, std::optional<std::uint64_t> value) {
+    return fmt::format("  {:<34}: {:>10}\n", label, count_text(value));
+}
+
+// The CPUs that took the line, as far as the source counted (without the store classes: by load
+// HITMs and clean forwards), with their HITMs and transfers ("–" where not all are counted).
+std::string cpu_split(const store::C2cData& data, const c2c::LineKey& line) {
+    const auto& r = data.result;
     std::string out;
     for (const auto& c : r.cpus)
         if (c.line == line && c.counts.transfers() > 0)
             out += fmt::format("{}{}{}: {} hitm {} xfer", out.empty() ? "" : ", ",
                                r.model_cpus == c2c::ModelCpus::thread ? "thread" : "cpu", c.cpu,
-                               c.counts.hitm(), c.counts.transfers());
+                               c.counts.hitm(), count_text(data.shown(c.counts).transfers));
     return out.empty() ? "-" : out;
 }
 
@@ -43,13 +54,15 @@ std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
         "{} [{}]", o ? escape_control(o->name) : fmt::format("object {}", line.object), line.index);
 }
 
-std::optional<double> per_thousand(std::uint64_t count, std::uint64_t ops) {
-    if (ops == 0)
+std::optional<double> per_thousand(std::optional<std::uint64_t> count,
+                                   std::optional<std::uint64_t> ops) {
+    if (!count || !ops || *ops == 0)
         return std::nullopt;
-    return 1000.0 * static_cast<double>(count) / static_cast<double>(ops);
+    return 1000.0 * static_cast<double>(*count) / static_cast<double>(*ops);
 }
 
-std::string per_thousand_text(std::uint64_t count, std::uint64_t ops) {
+std::string per_thousand_text(std::optional<std::uint64_t> count,
+                              std::optional<std::uint64_t> ops) {
     return text_or_unknown(per_thousand(count, ops), "{:.2f}");
 }
 
@@ -92,22 +105,23 @@ std::vector<const c2c::LineStats*> ranked_lines(const c2c::ReplayResult& result,
 std::string format_c2c_report(const store::C2cData& data, const std::string& title,
                               const C2cReportOptions& options) {
     const auto& r = data.result;
-    const std::uint64_t ops = data.trace.traced_ops;
+    const std::optional<std::uint64_t> ops = data.traced_ops();
+    const store::ShownCounts totals = data.shown(r.totals);
     std::string out = fmt::format("# {}\n", title);
     out += section("Trace Event Information");
     out += stat("Total records", r.records);
     out += stat("Traced operations", ops);
-    out += stat("Dropped records", data.trace.dropped_records);
-    out += stat("CPU migrations seen", data.trace.cpu_migrations);
-    out += stat("Load Operations", r.totals.loads);
-    out += stat("Store Operations (incl. RMW/CAS)", r.totals.stores);
-    out += stat("L1 hits", r.totals.l1_hit);
-    out += stat("Load HITM", r.totals.load_hitm);
-    out += stat("Store HITM (ownership from M)", r.totals.store_hitm);
-    out += stat("Clean forwards", r.totals.clean_forward);
-    out += stat("Stores to shared lines", r.totals.store_shared);
-    out += stat("Invalidations", r.totals.invalidations);
-    out += stat("Cold misses", r.totals.cold);
+    out += stat("Dropped records", data.dropped_records());
+    out += stat("CPU migrations seen", data.cpu_migrations());
+    out += stat("Load Operations", totals.loads);
+    out += stat("Store Operations (incl. RMW/CAS)", totals.stores);
+    out += stat("L1 hits", totals.l1_hit);
+    out += stat("Load HITM", totals.load_hitm);
+    out += stat("Store HITM (ownership from M)", totals.store_hitm);
+    out += stat("Clean forwards", totals.clean_forward);
+    out += stat("Stores to shared lines", totals.store_shared);
+    out += stat("Invalidations", totals.invalidations);
+    out += stat("Cold misses", totals.cold);
     out += fmt::format("  {:<34}: {:>10}\n", "Model caches",
                        r.model_cpus == c2c::ModelCpus::thread ? "per thread" : "recorded CPUs");
     out += fmt::format("  {:<34}: {:>10}\n", "Line size", r.line_size);
@@ -121,13 +135,14 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
         "Inval", "CleanFwd", "Loads", "Stores", "Est. cycles", "Fields");
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const auto& l = *lines[i];
-        out += fmt::format("{:>4}  {:#018x} {:<26} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} "
-                           "{:>10} {:>12.0f}  {}\n",
-                           i, l.line.address, line_name(data, l.line), l.counts.hitm(),
-                           per_thousand_text(l.counts.hitm(), ops), l.counts.load_hitm,
-                           l.counts.store_hitm, l.counts.invalidations, l.counts.clean_forward,
-                           l.counts.loads, l.counts.stores, l.counts.stall_cycles,
-                           escape_control(fields_on_line(data, l.line)));
+        const store::ShownCounts c = data.shown(l.counts);
+        out +=
+            fmt::format("{:>4}  {:#018x} {:<26} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} "
+                        "{:>10} {:>12}  {}\n",
+                        i, l.line.address, line_name(data, l.line), c.hitm,
+                        per_thousand_text(c.hitm, ops), c.load_hitm, count_text(c.store_hitm),
+                        count_text(c.invalidations), c.clean_forward, c.loads, c.stores,
+                        cycles_text(c.stall_cycles), escape_control(fields_on_line(data, l.line)));
     }
     if (lines.empty())
         out += "  (no line had a transfer)\n";
@@ -135,11 +150,12 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
     out += section("Shared Cache Line Distribution Pareto");
     for (std::size_t i = 0; i < lines.size() && i < options.max_lines; ++i) {
         const auto& l = *lines[i];
+        const store::ShownCounts c = data.shown(l.counts);
         out += fmt::format(
             "{}\n  {:>4}  {}  {:#x}  Tot Hitm {} ({}/1k op)  transfers {} ({}/1k op)\n{}\n",
-            std::string(110, '-'), i, line_name(data, l.line), l.line.address, l.counts.hitm(),
-            per_thousand_text(l.counts.hitm(), ops), l.counts.transfers(),
-            per_thousand_text(l.counts.transfers(), ops), std::string(110, '-'));
+            std::string(110, '-'), i, line_name(data, l.line), l.line.address, c.hitm,
+            per_thousand_text(c.hitm, ops), count_text(c.transfers),
+            per_thousand_text(c.transfers, ops), std::string(110, '-'));
         out +=
             fmt::format("  {:>6} {:<20} {:>4} {:>9} {:>9} {:>10} {:>9} {:>10} {:>9} {:>9} {:>10}\n",
                         "Offset", "Field", "Size", "LoadHitm", "StoreHitm", "Hitm/1k op", "Xfer",
@@ -147,14 +163,15 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
         for (const auto& f : r.fields) {
             if (f.line != l.line || f.counts.accesses() == 0)
                 continue;
+            const store::ShownCounts fc = data.shown(f.counts);
             out += fmt::format("  {:>#6x} {:<20} {:>4} {:>9} {:>9} {:>10} {:>9} {:>10} {:>9} "
-                               "{:>9} {:>10.0f}\n",
-                               f.offset, escape_control(f.field_name), f.size, f.counts.load_hitm,
-                               f.counts.store_hitm, per_thousand_text(f.counts.hitm(), ops),
-                               f.counts.transfers(), per_thousand_text(f.counts.transfers(), ops),
-                               f.counts.loads, f.counts.stores, f.counts.stall_cycles);
+                               "{:>9} {:>10}\n",
+                               f.offset, escape_control(f.field_name), f.size, fc.load_hitm,
+                               count_text(fc.store_hitm), per_thousand_text(fc.hitm, ops),
+                               count_text(fc.transfers), per_thousand_text(fc.transfers, ops),
+                               fc.loads, fc.stores, cycles_text(fc.stall_cycles));
         }
-        out += fmt::format("  per CPU: {}\n", cpu_split(r, l.line));
+        out += fmt::format("  per CPU: {}\n", cpu_split(data, l.line));
         std::vector<const c2c::PairStats*> pairs;
         for (const auto& p : r.pairs)
             if (p.line == l.line)
@@ -179,28 +196,29 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
 
 nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOptions& options) {
     const auto& r = data.result;
-    const std::uint64_t ops = data.trace.traced_ops;
-    auto counts_json = [&](const c2c::ClassCounts& c) {
+    const std::optional<std::uint64_t> ops = data.traced_ops();
+    auto counts_json = [&](const c2c::ClassCounts& counts) {
+        const store::ShownCounts c = data.shown(counts);
         return nlohmann::json{
             {"l1_hit", c.l1_hit},
             {"load_hitm", c.load_hitm},
-            {"store_hitm", c.store_hitm},
-            {"hitm", c.hitm()},
-            {"hitm_per_1k_ops", json_or_null(per_thousand(c.hitm(), ops))},
+            {"store_hitm", json_or_null(c.store_hitm)},
+            {"hitm", c.hitm},
+            {"hitm_per_1k_ops", json_or_null(per_thousand(c.hitm, ops))},
             {"clean_forward", c.clean_forward},
-            {"store_shared", c.store_shared},
-            {"invalidations", c.invalidations},
-            {"transfers", c.transfers()},
-            {"transfers_per_1k_ops", json_or_null(per_thousand(c.transfers(), ops))},
+            {"store_shared", json_or_null(c.store_shared)},
+            {"invalidations", json_or_null(c.invalidations)},
+            {"transfers", json_or_null(c.transfers)},
+            {"transfers_per_1k_ops", json_or_null(per_thousand(c.transfers, ops))},
             {"cold", c.cold},
             {"loads", c.loads},
             {"stores", c.stores},
-            {"stall_cycles", c.stall_cycles}};
+            {"stall_cycles", json_or_null(c.stall_cycles)}};
     };
     nlohmann::json out{
         {"records", r.records},
-        {"traced_ops", ops},
-        {"dropped_records", data.trace.dropped_records},
+        {"traced_ops", json_or_null(ops)},
+        {"dropped_records", json_or_null(data.dropped_records())},
         {"line_size", r.line_size},
         {"model_cpus", r.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded"},
         {"clock", data.trace.clock},

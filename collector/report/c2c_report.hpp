@@ -1,7 +1,8 @@
 #pragma once
 // The perf-c2c-like report of a run's software c2c data: Trace Event Information, the Shared
 // Data Cache Line Table and, per line, the Pareto rows by offset with field names, per-CPU
-// counts and the field pairs. Every count is shown raw and per 1,000 traced operations.
+// counts and the field pairs. Every count is shown raw and per 1,000 traced operations; what
+// the run's source could not measure (store::KnownCounts) is "–" in text and null in JSON.
 #include "collector/store/c2c_tables.hpp"
 
 #include <cstdint>
@@ -30,9 +31,10 @@ std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line)
 // Lines ranked by HITM, then all transfers, then position (perf c2c sorts on Tot Hitm).
 std::vector<const c2c::LineStats*> ranked_lines(const c2c::ReplayResult& result, bool only_shared);
 
-// Per 1,000 traced operations; unknown (nullopt) when no operation was traced.
-std::optional<double> per_thousand(std::uint64_t count, std::uint64_t ops);
+// Per 1,000 traced operations; unknown (nullopt) when either is, or no operation was traced.
+std::optional<double> per_thousand(std::optional<std::uint64_t> count,
+                                   std::optional<std::uint64_t> ops);
 // The same as text with two decimals, or "–".
-std::string per_thousand_text(std::uint64_t count, std::uint64_t ops);
+std::string per_thousand_text(std::optional<std::uint64_t> count, std::optional<std::uint64_t> ops);
 
 } // namespace hitmap::report

@@ -15,23 +15,30 @@ namespace {
 
 using Key = std::pair<std::string, std::string>; // object name, field name
 
-std::map<Key, FieldRate> rates_by_field(const c2c::ReplayResult& r,
-                                        const std::vector<engine::ObjectInfo>& objects,
-                                        std::uint64_t ops) {
+// Transfers and HITMs per 1,000 of the data's operations; transfers unknown where its source
+// cannot count them all (store::KnownCounts::transfers).
+FieldRate rate_of(const store::C2cData& data, std::uint64_t transfers, std::uint64_t hitm) {
+    return FieldRate{
+        per_thousand(data.trace.known.transfers() ? std::optional(transfers) : std::nullopt,
+                     data.traced_ops()),
+        per_thousand(hitm, data.traced_ops())};
+}
+
+std::map<Key, FieldRate> rates_by_field(const store::C2cData& data) {
     std::map<Key, FieldRate> out;
-    for (const auto& f : c2c::field_transfers(r)) {
+    for (const auto& f : c2c::field_transfers(data.result)) {
         const std::string object =
-            f.object < objects.size() ? objects[f.object].name : std::to_string(f.object);
-        out[{object, f.field_name}] =
-            FieldRate{per_thousand(f.transfers, ops), per_thousand(f.hitm, ops)};
+            f.object < data.objects.size() ? data.objects[f.object].name : std::to_string(f.object);
+        out[{object, f.field_name}] = rate_of(data, f.transfers, f.hitm);
     }
     return out;
 }
 
 // Transfers on the lines that hold a counter's charged usage, whatever else shares them; unknown
 // when no object has one (a plugin's workload), rather than a zero that reads as a finding.
-FieldRate usage_lines(const c2c::ReplayResult& r, const std::vector<engine::ObjectInfo>& objects,
-                      std::uint64_t ops) {
+FieldRate usage_lines(const store::C2cData& data) {
+    const c2c::ReplayResult& r = data.result;
+    const std::vector<engine::ObjectInfo>& objects = data.objects;
     const bool modelled = std::any_of(objects.begin(), objects.end(), [](const auto& o) {
         const engine::StructType& t = *o.layout.type;
         return std::any_of(t.fields.begin(), t.fields.end(),
@@ -51,7 +58,7 @@ FieldRate usage_lines(const c2c::ReplayResult& r, const std::vector<engine::Obje
             hitm += l.counts.hitm();
         }
     }
-    return FieldRate{per_thousand(transfers, ops), per_thousand(hitm, ops)};
+    return rate_of(data, transfers, hitm);
 }
 
 std::string rate(const std::optional<double>& v) {
@@ -84,13 +91,11 @@ bool has_object(const store::C2cData& data, const std::string& name) {
 
 Prediction compare_prediction(const store::C2cData& recorded, const store::C2cData& predicted,
                               const store::C2cData* measured) {
-    const std::uint64_t ops = recorded.trace.traced_ops;
-    const auto rec = rates_by_field(recorded.result, recorded.objects, ops);
-    const auto pred =
-        rates_by_field(predicted.result, predicted.objects, predicted.trace.traced_ops);
+    const auto rec = rates_by_field(recorded);
+    const auto pred = rates_by_field(predicted);
     std::map<Key, FieldRate> meas;
     if (measured)
-        meas = rates_by_field(measured->result, measured->objects, measured->trace.traced_ops);
+        meas = rates_by_field(*measured);
     std::map<Key, PredictionRow> rows;
     auto row = [&](const Key& k) -> PredictionRow& {
         auto& r = rows[k];
@@ -99,8 +104,7 @@ Prediction compare_prediction(const store::C2cData& recorded, const store::C2cDa
         // A field without transfers in the measured run had none; an object the measured run
         // lacks says nothing.
         if (measured && !r.measured && has_object(*measured, k.first))
-            r.measured = FieldRate{per_thousand(0, measured->trace.traced_ops),
-                                   per_thousand(0, measured->trace.traced_ops)};
+            r.measured = rate_of(*measured, 0, 0);
         return r;
     };
     for (const auto& [k, v] : rec)
@@ -112,12 +116,10 @@ Prediction compare_prediction(const store::C2cData& recorded, const store::C2cDa
     Prediction p;
     for (auto& [k, r] : rows)
         p.rows.push_back(std::move(r));
-    p.usage_line_recorded = usage_lines(recorded.result, recorded.objects, ops);
-    p.usage_line_predicted =
-        usage_lines(predicted.result, predicted.objects, predicted.trace.traced_ops);
+    p.usage_line_recorded = usage_lines(recorded);
+    p.usage_line_predicted = usage_lines(predicted);
     if (measured)
-        p.usage_line_measured =
-            usage_lines(measured->result, measured->objects, measured->trace.traced_ops);
+        p.usage_line_measured = usage_lines(*measured);
     return p;
 }
 

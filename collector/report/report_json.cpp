@@ -14,7 +14,7 @@ nlohmann::json lines_json(const std::vector<analysis::LineRow>& lines) {
         out.push_back({{"line", l.line},
                        {"fields", l.fields},
                        {"hitm", l.hitm},
-                       {"transfers", l.transfers},
+                       {"transfers", json_or_null(l.transfers)},
                        {"hitm_per_1k", json_or_null(l.hitm_per_1k)},
                        {"transfers_per_1k", json_or_null(l.transfers_per_1k)}});
     return out;

@@ -64,7 +64,7 @@ ReportTable lines_table(const analysis::Report& r) {
     for (const auto& s : r.runs)
         for (const auto& l : s.lines)
             t.rows.push_back({s.detail.run.id, l.line, l.fields, integer(l.hitm),
-                              known_or_not(l.hitm_per_1k), integer(l.transfers),
+                              known_or_not(l.hitm_per_1k), known_or_not(l.transfers),
                               known_or_not(l.transfers_per_1k)});
     return t;
 }

@@ -94,10 +94,10 @@ nlohmann::json provenance_json(const store::RunRecord& run, const store::C2cData
             {"line_size", data.trace.line_size},
             {"cost_table", data.trace.cost_table},
             {"cost_table_description", c2c::describe_cost_table(data.trace.cost_table)},
-            {"traced_ops", data.trace.traced_ops},
+            {"traced_ops", json_or_null(data.traced_ops())},
             {"records", data.trace.records},
-            {"dropped_records", data.trace.dropped_records},
-            {"cpu_migrations", data.trace.cpu_migrations}};
+            {"dropped_records", json_or_null(data.dropped_records())},
+            {"cpu_migrations", json_or_null(data.cpu_migrations())}};
 }
 
 nlohmann::json metrics_json(const std::vector<store::Metric>& metrics) {

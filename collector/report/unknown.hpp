@@ -1,25 +1,11 @@
 #pragma once
-// Unknown is not zero: how every report shows a value its source could not give.
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-#include <optional>
-#include <string>
-#include <string_view>
+// Unknown is not zero, under the report layer's names (collector/support/unknown.hpp).
+#include "collector/support/unknown.hpp"
 
 namespace hitmap::report {
 
-// What a text report prints for an unknown value.
-inline constexpr std::string_view unknown_text = "–";
-
-// JSON null for an unknown value.
-template <class T> nlohmann::json json_or_null(const std::optional<T>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json();
-}
-
-// fmt's format of the value, or "–". `spec` is a replacement field such as "{:.2f}".
-template <class T>
-std::string text_or_unknown(const std::optional<T>& value, fmt::format_string<const T&> spec) {
-    return value ? fmt::format(spec, *value) : std::string(unknown_text);
-}
+using support::json_or_null;
+using support::text_or_unknown;
+using support::unknown_text;
 
 } // namespace hitmap::report

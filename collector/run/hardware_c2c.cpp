@@ -62,6 +62,12 @@ HardwareC2cResult hardware_c2c_result(std::span<const perf::MemorySample> sample
     t.clock = "sampled";
     t.cost_table = c2c::kSampleWeights;
     out.data.result = std::move(a.result);
+    // A store sample says L1 hit or miss, not whose copy it took (sample_counts); no one counts
+    // migrations. The cycles are the loads' measured latencies, the drops the samples lost.
+    t.known.store_hitm = false;
+    t.known.store_shared = false;
+    t.known.invalidations = false;
+    t.known.cpu_migrations = false;
 
     const auto measured = store::Source::measured;
     std::uint64_t loads = 0;

@@ -1,10 +1,10 @@
 #include "collector/run/memory_budget.hpp"
 
+#include "collector/support/text_file.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
-#include <fstream>
-#include <iterator>
 
 namespace hitmap::collector {
 
@@ -51,9 +51,8 @@ std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo) {
 }
 
 std::optional<std::uint64_t> mem_available() {
-    std::ifstream in("/proc/meminfo");
-    const std::string text{std::istreambuf_iterator<char>(in), {}};
-    return parse_mem_available(text);
+    const auto text = support::read_text_file("/proc/meminfo");
+    return text ? parse_mem_available(*text) : std::nullopt;
 }
 
 void check_memory(const MemoryEstimate& need, std::optional<std::uint64_t> available) {

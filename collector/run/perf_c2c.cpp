@@ -1,16 +1,16 @@
 #include "collector/run/perf_c2c.hpp"
 
 #include "collector/locks/text_scan.hpp"
+#include "collector/perf/perf_tool.hpp"
 #include "collector/perfc2c/errors.hpp"
 #include "collector/perfc2c/report_parser.hpp"
+#include "collector/support/text_file.hpp"
 
 #include <array>
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
-#include <iterator>
 #include <poll.h>
 #include <sys/stat.h>
 #include <system_error>
@@ -27,16 +27,10 @@ double in_seconds(milliseconds d) {
     return std::chrono::duration<double>(d).count();
 }
 
-std::string read_whole_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 // Which perf to name in a message: the bare name users type, or the path a test gave.
 std::string missing_message(const PerfC2cCommand& perf, const SpawnError& e) {
     if (e.error() == ENOENT && perf.program.find('/') == std::string::npos)
-        return fmt::format("--c2c perf: {} not found in PATH (Debian: apt-get install linux-perf)",
-                           perf.program);
+        return "--c2c perf: " + perf::perf_not_found(perf.program);
     return fmt::format("--c2c perf: {}", e.what());
 }
 
@@ -55,7 +49,8 @@ ChildProcess start_perf(const PerfC2cCommand& perf, std::vector<std::string> arg
                                      std::string_view name, const ExitStatus& status) {
     throw PerfC2cFailed(
         fmt::format("--c2c perf: {} failed: {} ({})", what,
-                    perf_failure_reason(read_whole_file(dir / (std::string(name) + ".err"))),
+                    perf_failure_reason(
+                        support::read_text_file(dir / (std::string(name) + ".err")).value_or("")),
                     describe(status)));
 }
 
@@ -173,7 +168,7 @@ std::optional<std::string> PerfC2cRecording::report(const std::atomic<bool>& can
             return std::nullopt;
     if (!status->exited_with(0))
         throw_perf_failure("perf c2c report", dir_, "report", *status);
-    return read_whole_file(dir_ / "report.out");
+    return support::read_text_file(dir_ / "report.out").value_or("");
 }
 
 perfc2c::C2cReport read_perf_c2c_report(std::string_view text) {
@@ -202,6 +197,7 @@ perfc2c::ImportedC2c perf_c2c_tables(const perfc2c::C2cReport& report,
         store::TraceInfo& t = imported.data->trace;
         t.threads = static_cast<std::uint32_t>(result.ops_per_thread.size());
         t.traced_ops = result.ops; // every operation ran while perf recorded
+        t.known.traced_ops = true;
     }
     // perf's figures of this run, taken on this machine: not a text brought from elsewhere.
     for (store::Metric& m : imported.metrics)

@@ -17,7 +17,6 @@
 #include "collector/store/database.hpp"
 #include "engine/workloads/workload.hpp"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <atomic>
 #include <condition_variable>
 #include <fmt/format.h>
@@ -87,18 +86,13 @@ RunExecutor::RunExecutor(store::Database& db, Progress& progress)
     machine_id_ = db_.upsert_machine(store::detect_machine(), pmu_.to_json().dump());
 }
 
-void RunExecutor::validate(const RunRequest& request) {
-    // Only a hardware request needs the PMU before a database is opened.
-    validate(request, request.c2c.source == C2cSource::hardware ? perf::detect_pmu()
-                                                                : perf::PmuCapabilities{});
-}
-
-void RunExecutor::validate(const RunRequest& request, const perf::PmuCapabilities& pmu) {
+ValidatedRequest RunExecutor::validate(RunRequest request) {
     const engine::Workload& workload = engine::find_workload(request.workload);
-    // Before any run is stored: --c2c hardware on a machine that cannot sample memory, --c2c
-    // perf where perf cannot record memory events (perf's reason).
+    // Before any run is stored: --c2c hardware on a machine that cannot sample memory (only a
+    // hardware request needs the PMU here), --c2c perf where perf cannot record memory events
+    // (perf's reason).
     if (request.c2c.source == C2cSource::hardware)
-        choose_c2c(request, workload.info(), pmu);
+        choose_c2c(request, workload.info(), perf::detect_pmu());
     if (request.c2c.source == C2cSource::perf &&
         choose_c2c(request, workload.info(), {}).path == C2cPath::perf)
         probe_perf_c2c(request.c2c.perf);
@@ -113,10 +107,11 @@ void RunExecutor::validate(const RunRequest& request, const perf::PmuCapabilitie
     check_memory(estimate_run_memory(request, traced), mem_available());
     if (request.simulate)
         validate_simulation(request);
+    return ValidatedRequest(std::move(request));
 }
 
-std::vector<RunSummary> RunExecutor::execute(const RunRequest& request) {
-    validate(request, pmu_);
+std::vector<RunSummary> RunExecutor::execute(const ValidatedRequest& validated) {
+    const RunRequest& request = validated.request();
     simulation_.reset();
     if (request.simulate)
         simulation_.emplace(*request.simulate);
@@ -262,11 +257,8 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
                                              double(c2c_data->trace.dropped_records), "records",
                                              replayed));
         }
+        outcome.params_json = resolved_params.dump();
         db_.finish_run(run_id, outcome, [&](SQLite::Database& sql) {
-            SQLite::Statement update(sql, "UPDATE run SET params_json = ? WHERE id = ?");
-            update.bind(1, resolved_params.dump());
-            update.bind(2, run_id);
-            update.exec();
             if (c2c_data)
                 store::write_c2c(sql, run_id, *c2c_data);
             if (simulated)

@@ -1,10 +1,10 @@
 #include "collector/sim/calibration.hpp"
 
 #include "collector/sim/errors.hpp"
+#include "collector/support/text_file.hpp"
 
 #include <fmt/format.h>
 #include <fstream>
-#include <sstream>
 
 namespace hitmap::sim {
 
@@ -71,14 +71,12 @@ Calibration calibration_from_json(const nlohmann::json& j, std::string_view sour
 }
 
 std::vector<Calibration> load_calibrations(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in)
+    const auto text = support::read_text_file(path);
+    if (!text)
         throw CalibrationError(fmt::format("{}: cannot read the calibration file", path.string()));
-    std::stringstream text;
-    text << in.rdbuf();
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text.str());
+        j = nlohmann::json::parse(*text);
     } catch (const nlohmann::json::parse_error& e) {
         throw CalibrationError(fmt::format("{}: not JSON ({})", path.string(), e.what()));
     }

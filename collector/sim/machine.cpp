@@ -3,10 +3,9 @@
 #include "collector/c2c/coherence_model.hpp"
 #include "collector/sim/errors.hpp"
 #include "collector/sim/host_machine.hpp"
+#include "collector/support/text_file.hpp"
 
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 namespace hitmap::sim {
 
@@ -265,8 +264,8 @@ MachineDescription find_machine(std::string_view name_or_path) {
     if (name_or_path == "host")
         return host_machine();
     const std::filesystem::path path(name_or_path);
-    std::ifstream in(path);
-    if (!in) {
+    const auto text = support::read_text_file(path);
+    if (!text) {
         std::string names;
         for (const MachineDescription& m : builtin_machines())
             names += m.name + ", ";
@@ -274,11 +273,9 @@ MachineDescription find_machine(std::string_view name_or_path) {
             fmt::format("unknown machine '{}': not a built-in ({}host) nor a readable JSON file",
                         name_or_path, names));
     }
-    std::stringstream text;
-    text << in.rdbuf();
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text.str());
+        j = nlohmann::json::parse(*text);
     } catch (const nlohmann::json::parse_error& e) {
         throw MachineError(fmt::format("{}: not JSON ({})", path.string(), e.what()));
     }

@@ -1,15 +1,13 @@
 #include "collector/store/c2c_tables.hpp"
 
 #include "collector/store/database.hpp"
+#include "collector/store/layout_table.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "collector/store/sql_text.hpp"
-#include "engine/layout/builtin_layouts.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
-#include <deque>
 #include <fmt/format.h>
 #include <map>
-#include <mutex>
-#include <stdexcept>
 
 namespace hitmap::store {
 
@@ -49,108 +47,19 @@ c2c::ClassCounts column_counts(SQLite::Statement& st, int first) {
     return c;
 }
 
-std::string layout_signature(const engine::Layout& l) {
-    std::string sig = fmt::format("{}:{}:{}", l.type->name, l.size, l.align);
-    for (engine::FieldId f = 0; f < l.placement.size(); ++f)
-        if (l.has(f))
-            sig += fmt::format(";{}@{}+{}", l.type->fields[f], l.at(f).offset, l.at(f).size);
-    return sig;
-}
-
-std::int64_t upsert_layout(SQLite::Database& sql, const engine::Layout& l) {
-    const std::string sig = layout_signature(l);
-    SQLite::Statement find(sql, "SELECT id FROM layout WHERE signature = ?");
-    find.bind(1, sig);
-    if (find.executeStep())
-        return find.getColumn(0).getInt64();
-    SQLite::Statement ins(
-        sql, "INSERT INTO layout (struct, version, size, align, signature) VALUES (?, ?, ?, ?, ?)");
-    ins.bind(1, l.type->name);
-    ins.bind(2, l.version);
-    ins.bind(3, static_cast<std::int64_t>(l.size));
-    ins.bind(4, static_cast<std::int64_t>(l.align));
-    ins.bind(5, sig);
-    ins.exec();
-    const std::int64_t id = sql.getLastInsertRowid();
-    SQLite::Statement field(sql, "INSERT INTO layout_field (layout_id, field_id, name, offset, "
-                                 "size) VALUES (?, ?, ?, ?, ?)");
-    for (engine::FieldId f = 0; f < l.placement.size(); ++f) {
-        if (!l.has(f))
-            continue;
-        field.bind(1, id);
-        field.bind(2, static_cast<int>(f));
-        field.bind(3, l.type->fields[f]);
-        field.bind(4, static_cast<std::int64_t>(l.at(f).offset));
-        field.bind(5, static_cast<std::int64_t>(l.at(f).size));
-        field.exec();
-        field.reset();
-    }
-    return id;
-}
-
-// A struct this hitmap does not model (a plugin's, stored by a run that loaded it), as the
-// database names its fields. Interned: layouts point at their type, and readers run on several
-// threads (the GUI's jobs).
-const engine::StructType* stored_struct_type(engine::StructType type) {
-    static std::mutex mutex;
-    static std::deque<engine::StructType> types;
-    const std::lock_guard lock(mutex);
-    for (const engine::StructType& t : types)
-        if (t.name == type.name && t.fields == type.fields)
-            return &t;
-    return &types.emplace_back(std::move(type));
-}
-
-engine::Layout read_layout(SQLite::Database& sql, std::int64_t layout_id) {
-    SQLite::Statement head(sql, "SELECT struct, version, size, align FROM layout WHERE id = ?");
-    head.bind(1, layout_id);
-    if (!head.executeStep())
-        throw std::runtime_error(fmt::format("layout {} is missing from the database", layout_id));
-    const std::string struct_name = head.getColumn(0).getString();
-    struct Row {
-        std::size_t id;
-        std::string name;
-        engine::FieldPlacement place;
-    };
-    std::vector<Row> rows;
-    SQLite::Statement fields(
-        sql, "SELECT field_id, name, offset, size FROM layout_field WHERE layout_id = ?");
-    fields.bind(1, layout_id);
-    while (fields.executeStep())
-        rows.push_back(
-            {static_cast<std::size_t>(fields.getColumn(0).getInt()),
-             fields.getColumn(1).getString(),
-             engine::FieldPlacement{static_cast<std::uint32_t>(fields.getColumn(2).getInt64()),
-                                    static_cast<std::uint32_t>(fields.getColumn(3).getInt64())}});
-    const engine::StructType* type = engine::find_struct_type(struct_name);
-    if (!type) {
-        engine::StructType stored{struct_name, {}};
-        for (const Row& r : rows) {
-            if (r.id >= 256) // FieldId is 8 bits
-                throw std::runtime_error(
-                    fmt::format("layout {} has field id {} beyond any struct", layout_id, r.id));
-            if (stored.fields.size() <= r.id)
-                stored.fields.resize(r.id + 1);
-            stored.fields[r.id] = r.name;
-        }
-        type = stored_struct_type(std::move(stored));
-    }
-    engine::Layout l{type,
-                     head.getColumn(1).getString(),
-                     static_cast<std::uint32_t>(head.getColumn(2).getInt64()),
-                     static_cast<std::uint32_t>(head.getColumn(3).getInt64()),
-                     {}};
-    l.placement.resize(type->fields.size());
-    for (const Row& r : rows) {
-        if (r.id >= l.placement.size())
-            throw std::runtime_error(fmt::format("layout {} has field id {} beyond struct {}",
-                                                 layout_id, r.id, struct_name));
-        l.placement[r.id] = r.place;
-    }
-    return l;
-}
-
 } // namespace
+
+std::optional<std::uint64_t> C2cData::traced_ops() const {
+    return trace.known.traced_ops ? std::optional(trace.traced_ops) : std::nullopt;
+}
+
+std::optional<std::uint64_t> C2cData::dropped_records() const {
+    return trace.known.dropped_records ? std::optional(trace.dropped_records) : std::nullopt;
+}
+
+std::optional<std::uint64_t> C2cData::cpu_migrations() const {
+    return trace.known.cpu_migrations ? std::optional(trace.cpu_migrations) : std::nullopt;
+}
 
 const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id) {
     for (const auto& o : data.objects)
@@ -160,15 +69,18 @@ const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id) 
 }
 
 void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) {
-    SQLite::Statement obj(
-        sql,
-        "INSERT INTO object (run_id, object_id, name, layout_id, phase) VALUES (?, ?, ?, ?, ?)");
+    SQLite::Statement obj(sql, "INSERT INTO object (run_id, object_id, name, layout_id, phase, "
+                               "layout_origin) VALUES (?, ?, ?, ?, ?, ?)");
     for (const auto& o : data.objects) {
         obj.bind(1, run_id);
         obj.bind(2, static_cast<int>(o.id));
         obj.bind(3, o.name);
         obj.bind(4, upsert_layout(sql, o.layout));
         obj.bind(5, static_cast<std::int64_t>(o.phase));
+        if (o.layout.origin.empty())
+            obj.bind(6);
+        else
+            obj.bind(6, o.layout.origin);
         obj.exec();
         obj.reset();
     }
@@ -245,7 +157,7 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
     SQLite::Statement trace(
         sql, "INSERT INTO run_trace (run_id, path, format, threads, records, traced_ops, "
              "dropped_records, cpu_migrations, bytes, model_cpus, line_size, clock, cost_table, "
-             "file_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+             "file_hash, unknown_counts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     trace.bind(1, run_id);
     if (t.path)
         trace.bind(2, *t.path);
@@ -269,22 +181,26 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
         trace.bind(14, *t.file_hash);
     else
         trace.bind(14);
+    if (const std::string unknown = unknown_names(t.known); !unknown.empty())
+        trace.bind(15, unknown);
+    else
+        trace.bind(15);
     trace.exec();
 }
 
 bool has_stored_trace(Database& db, std::int64_t run_id) {
-    SQLite::Database& sql = db.sql();
+    SQLite::Database& sql = sql_connection(db);
     SQLite::Statement q(sql, "SELECT 1 FROM run_trace WHERE run_id = ? AND path IS NOT NULL");
     q.bind(1, run_id);
     return q.executeStep();
 }
 
 std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
-    SQLite::Database& sql = db.sql();
+    SQLite::Database& sql = sql_connection(db);
     SQLite::Statement trace(
         sql, "SELECT path, format, threads, records, traced_ops, dropped_records, cpu_migrations, "
-             "bytes, model_cpus, line_size, clock, cost_table, file_hash FROM run_trace "
-             "WHERE run_id = ?");
+             "bytes, model_cpus, line_size, clock, cost_table, file_hash, unknown_counts "
+             "FROM run_trace WHERE run_id = ?");
     trace.bind(1, run_id);
     if (!trace.executeStep())
         return std::nullopt;
@@ -306,19 +222,22 @@ std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
     t.cost_table = trace.getColumn(11).getString();
     if (!trace.getColumn(12).isNull())
         t.file_hash = trace.getColumn(12).getString();
+    if (!trace.getColumn(13).isNull())
+        t.known = known_from_unknown_names(trace.getColumn(13).getString());
 
-    SQLite::Statement obj(
-        sql,
-        "SELECT object_id, name, layout_id, phase FROM object WHERE run_id = ? ORDER BY object_id");
+    SQLite::Statement obj(sql, "SELECT object_id, name, layout_id, phase, layout_origin FROM "
+                               "object WHERE run_id = ? ORDER BY object_id");
     obj.bind(1, run_id);
     std::map<std::int64_t, engine::Layout> layouts;
     while (obj.executeStep()) {
         const std::int64_t layout_id = obj.getColumn(2).getInt64();
         if (!layouts.count(layout_id))
-            layouts.emplace(layout_id, read_layout(sql, layout_id));
-        data.objects.push_back(engine::ObjectInfo{
+            layouts.emplace(layout_id, read_layout(db, layout_id));
+        engine::ObjectInfo& o = data.objects.emplace_back(engine::ObjectInfo{
             static_cast<engine::ObjectId>(obj.getColumn(0).getInt()), obj.getColumn(1).getString(),
             layouts.at(layout_id), static_cast<std::uint32_t>(obj.getColumn(3).getInt64())});
+        // Empty when unknown, as engine::Layout has it.
+        o.layout.origin = obj.getColumn(4).getString();
     }
 
     auto& r = data.result;

@@ -2,6 +2,7 @@
 // The software-c2c tables of a run (schemas/migrations/0002_c2c.sql): written inside the
 // run's finishing transaction, read back for reports, predictions and the GUI.
 #include "collector/c2c/replay_result.hpp"
+#include "collector/store/known_counts.hpp"
 #include "engine/probe/object_registry.hpp"
 
 #include <SQLiteCpp/Database.h>
@@ -29,6 +30,9 @@ struct TraceInfo {
     std::string clock = "access"; // engine::TraceClock, as to_string() names it
     // The cost table behind the estimated cycles (c2c::CostTable::name of the one used).
     std::string cost_table = "builtin:ccbench";
+    // Which counts the source measured (run_trace.unknown_counts): all of them for a replay, a
+    // simulation or a prediction. Read through C2cData::shown() and its counters.
+    KnownCounts known;
 };
 
 // TraceInfo::format of a run imported from `perf c2c report` text: no trace, perf's counts.
@@ -38,6 +42,15 @@ struct C2cData {
     std::vector<engine::ObjectInfo> objects;
     TraceInfo trace;
     c2c::ReplayResult result;
+
+    // `counts` of this data as reports show them: what the source lacks is unknown.
+    ShownCounts shown(const c2c::ClassCounts& counts) const {
+        return shown_counts(counts, trace.known);
+    }
+    // The trace's counters; nullopt where the source could not count them.
+    std::optional<std::uint64_t> traced_ops() const;
+    std::optional<std::uint64_t> dropped_records() const;
+    std::optional<std::uint64_t> cpu_migrations() const;
 };
 
 // The object a line or field belongs to, or null for an id the data does not name.

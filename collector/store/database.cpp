@@ -3,6 +3,7 @@
 #include "collector/store/file_probe.hpp"
 #include "collector/store/migrator.hpp"
 #include "collector/store/process_identity.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "collector/store/timestamp.hpp"
 
 #include <SQLiteCpp/Statement.h>
@@ -163,15 +164,20 @@ void write_outcome(SQLite::Database& db, const std::filesystem::path& path, std:
                    const std::function<std::optional<RunRecord>()>& existing) {
     SQLite::Statement update(
         db, "UPDATE run SET status = ?, ops = ?, ops_per_s = ?, "
-            "duration_s = coalesce(?, duration_s), note = coalesce(?, note), finished_at = ?, "
+            "duration_s = coalesce(?, duration_s), note = coalesce(?, note), "
+            "params_json = coalesce(?, params_json), finished_at = ?, "
             "writer_pid = NULL, writer_start = NULL WHERE id = ? AND status = 'running'");
     update.bind(1, std::string(to_string(outcome.status)));
     bind_optional(update, 2, outcome.ops);
     bind_optional(update, 3, outcome.ops_per_s);
     bind_optional(update, 4, outcome.duration_s);
     bind_optional(update, 5, outcome.note);
-    update.bind(6, utc_now());
-    update.bind(7, run_id);
+    bind_optional(update, 6,
+                  outcome.params_json
+                      ? std::optional(canonical_json(*outcome.params_json, "run params_json"))
+                      : std::nullopt);
+    update.bind(7, utc_now());
+    update.bind(8, run_id);
     if (update.exec() == 0) {
         const auto run = existing();
         throw RunStateError(
@@ -206,6 +212,10 @@ Database::Database(std::filesystem::path path, SQLite::Database db, int version)
     : path_(std::move(path))
     , db_(std::move(db))
     , version_(version) {}
+
+SQLite::Database& sql_connection(Database& db) {
+    return db.db_;
+}
 
 int Database::latest_schema_version() {
     return static_cast<int>(schemas::migrations().size());
@@ -384,6 +394,9 @@ std::vector<RunRecord> Database::runs(const RunFilter& filter) const {
         sql += " AND status = :status";
     if (filter.ids)
         sql += " AND id IN (SELECT value FROM json_each(:ids))";
+    if (filter.layout_ids)
+        sql += " AND id IN (SELECT run_id FROM object WHERE layout_id IN (SELECT value FROM "
+               "json_each(:layouts)))";
     sql += " ORDER BY id";
     return guarded(path_, [&] {
         SQLite::Statement q(db_, sql);
@@ -395,6 +408,8 @@ std::vector<RunRecord> Database::runs(const RunFilter& filter) const {
             q.bind(":status", std::string(to_string(*filter.status)));
         if (filter.ids)
             q.bind(":ids", nlohmann::json(*filter.ids).dump());
+        if (filter.layout_ids)
+            q.bind(":layouts", nlohmann::json(*filter.layout_ids).dump());
         std::vector<RunRecord> found;
         while (q.executeStep())
             found.push_back(read_run(q));
@@ -413,18 +428,24 @@ std::optional<RunRecord> Database::run(std::int64_t id) const {
     });
 }
 
-std::optional<RunRecord> Database::latest_prediction(std::int64_t from,
-                                                     std::optional<int> threads) const {
+std::optional<RunRecord> Database::latest_prediction(std::int64_t from, std::optional<int> threads,
+                                                     std::int64_t layouts_of) const {
+    // Layout rows are shapes, so the same rows are the same layouts.
     return guarded(path_, [&]() -> std::optional<RunRecord> {
-        SQLite::Statement q(db_, fmt::format("SELECT {} FROM run WHERE predicted_from = ? AND "
-                                             "threads IS ? AND status = 'complete' "
-                                             "ORDER BY id DESC LIMIT 1",
-                                             run_columns(version_)));
+        SQLite::Statement q(
+            db_, fmt::format("SELECT {} FROM run WHERE predicted_from = ?1 AND threads IS ?2 AND "
+                             "status = 'complete' AND NOT EXISTS (SELECT layout_id FROM object "
+                             "WHERE run_id = run.id EXCEPT SELECT layout_id FROM object WHERE "
+                             "run_id = ?3) AND NOT EXISTS (SELECT layout_id FROM object WHERE "
+                             "run_id = ?3 EXCEPT SELECT layout_id FROM object WHERE run_id = "
+                             "run.id) ORDER BY id DESC LIMIT 1",
+                             run_columns(version_)));
         q.bind(1, from);
         if (threads)
             q.bind(2, *threads);
         else
             q.bind(2);
+        q.bind(3, layouts_of);
         if (!q.executeStep())
             return std::nullopt;
         return read_run(q);

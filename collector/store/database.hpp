@@ -1,6 +1,7 @@
 #pragma once
 // The hitmap SQLite store: opening (with its refusal and migration rules), machines, runs and
-// their metrics. Other modules add their tables through sql() and finish_run's `extra`.
+// their metrics. Other modules add their tables through finish_run's `extra`; the store's own
+// table modules reach the connection through sql_connection.hpp.
 #include "collector/store/errors.hpp"
 #include "collector/store/machine.hpp"
 #include "collector/store/records.hpp"
@@ -34,7 +35,6 @@ public:
     static int latest_schema_version();
     int schema_version() const { return version_; }
     const std::filesystem::path& path() const { return path_; }
-    SQLite::Database& sql() { return db_; }
 
     // The id of the row describing this machine, reusing an identical one.
     std::int64_t upsert_machine(const MachineInfo& machine, const std::string& pmu_json);
@@ -60,10 +60,13 @@ public:
     std::vector<RunRecord> runs(const RunFilter& filter = {}) const;
     std::optional<RunRecord> run(std::int64_t id) const;
     std::vector<Metric> metrics(std::int64_t run_id) const; // by name
-    // The newest complete prediction (`predict --store`) replaying `from`'s trace at `threads`.
-    std::optional<RunRecord> latest_prediction(std::int64_t from, std::optional<int> threads) const;
+    // The newest complete prediction (`predict --store`) replaying `from`'s trace at `threads`
+    // under the layouts run `layouts_of` recorded its objects under (every one, and no other).
+    std::optional<RunRecord> latest_prediction(std::int64_t from, std::optional<int> threads,
+                                               std::int64_t layouts_of) const;
 
 private:
+    friend SQLite::Database& sql_connection(Database& db); // sql_connection.hpp
     Database(std::filesystem::path path, SQLite::Database db, int version);
     // Stores as 'abandoned' the running runs of this host whose writing process is gone.
     void mark_abandoned_runs();

@@ -2,6 +2,7 @@
 
 #include "collector/store/database.hpp"
 #include "collector/store/errors.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "collector/store/sql_text.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -460,7 +461,7 @@ void write_lock_tables(SQLite::Database& sql, std::int64_t run_id, const LockDat
 }
 
 std::vector<StoredLockTable> read_lock_table_headers(Database& db, std::int64_t run_id) {
-    SQLite::Database& sql = db.sql();
+    SQLite::Database& sql = sql_connection(db);
     SQLite::Statement st(sql, "SELECT id, source, format, version, caption, has_header, "
                               "lockdep_disabled, excerpt, notes_json FROM lock_table "
                               "WHERE run_id = ? ORDER BY position");
@@ -488,7 +489,7 @@ std::vector<StoredLockTable> read_lock_table_headers(Database& db, std::int64_t 
 void for_each_lock_class(Database& db, std::int64_t table_id,
                          const std::function<void(const locks::LockClassStats&)>& visit,
                          LockClassOrder order) {
-    SQLite::Database& sql = db.sql();
+    SQLite::Database& sql = sql_connection(db);
     ClassCursor classes(sql, table_id, order);
     PointCursor points(sql, table_id, order);
     while (auto stats = classes.next()) {

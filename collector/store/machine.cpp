@@ -1,9 +1,10 @@
 #include "collector/store/machine.hpp"
 
+#include "collector/support/text_file.hpp"
+
 #include <algorithm>
 #include <array>
 #include <fstream>
-#include <sstream>
 #include <sys/utsname.h>
 #include <thread>
 #include <unistd.h>
@@ -16,13 +17,6 @@ std::string_view trim(std::string_view s) {
     if (first == std::string_view::npos)
         return {};
     return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
-
-std::string read_file(const char* path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 std::string host_name() {
@@ -74,7 +68,7 @@ std::optional<std::string> parse_cpu_model(std::string_view cpuinfo) {
 
 MachineInfo detect_machine() {
     return {.host = host_name(),
-            .cpu_model = parse_cpu_model(read_file("/proc/cpuinfo")),
+            .cpu_model = parse_cpu_model(support::read_text_file("/proc/cpuinfo").value_or("")),
             .cpu_count = online_cpus(),
             .kernel = kernel_release(),
             .cacheline_size = cacheline_size()};

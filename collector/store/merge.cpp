@@ -2,6 +2,7 @@
 
 #include "collector/store/errors.hpp"
 #include "collector/store/file_probe.hpp"
+#include "collector/store/sql_connection.hpp"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
@@ -181,9 +182,9 @@ void map_runs(SQLite::Database& sql, MergeCounts& counts) {
 
 void map_layouts_and_lock_tables(SQLite::Database& sql) {
     // Layouts are one row per shape (signature): an output row of the same shape is reused.
-    sql.exec("INSERT OR IGNORE INTO main.layout (struct, version, size, align, signature) SELECT "
-             "struct, version, size, align, signature FROM src.layout WHERE id IN (SELECT "
-             "layout_id FROM src.object s WHERE " +
+    sql.exec("INSERT OR IGNORE INTO main.layout (struct, version, size, align, signature, hash) "
+             "SELECT struct, version, size, align, signature, hash FROM src.layout WHERE id IN "
+             "(SELECT layout_id FROM src.object s WHERE " +
              std::string(kFreshRun) + ") ORDER BY id");
     sql.exec("INSERT INTO temp.layout_map (old, new) SELECT s.id, m.id FROM src.layout s JOIN "
              "main.layout m ON m.signature = s.signature WHERE s.id IN (SELECT layout_id FROM "
@@ -236,7 +237,7 @@ MergeCounts merge_into(Database& out, const std::filesystem::path& input,
         version && *version < Database::latest_schema_version())
         throw OlderSchema(input, *version, Database::latest_schema_version());
 
-    SQLite::Database& sql = out.sql();
+    SQLite::Database& sql = sql_connection(out);
     MergeCounts counts;
     std::vector<std::string> copied;
     try {

@@ -1,6 +1,7 @@
 #include "collector/store/migrator.hpp"
 
 #include "collector/store/errors.hpp"
+#include "collector/store/layout_table.hpp"
 #include "collector/store/timestamp.hpp"
 
 #include <SQLiteCpp/Backup.h>
@@ -81,6 +82,7 @@ int migrate(SQLite::Database& db, const std::filesystem::path& path,
     const int latest = migrations.empty() ? 0 : migrations.back().version;
     if (const int from = user_version(db); from > 0 && from < latest)
         back_up(db, fmt::format("{}.bak-v{}", path.string(), from));
+    register_layout_hash(db); // 0010 hashes the stored layouts
     for (const auto& migration : migrations)
         apply(db, path, migration);
     return user_version(db);
@@ -94,6 +96,7 @@ SQLite::Database migrated_in_memory(SQLite::Database& file, const std::filesyste
     } catch (const SQLite::Exception& e) {
         throw_decoded(e, path);
     }
+    register_layout_hash(copy);
     for (const auto& migration : migrations)
         apply(copy, path, migration);
     return copy;

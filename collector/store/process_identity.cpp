@@ -1,8 +1,8 @@
 #include "collector/store/process_identity.hpp"
 
+#include "collector/support/text_file.hpp"
+
 #include <charconv>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -10,11 +10,8 @@ namespace hitmap::store {
 namespace {
 
 std::optional<std::int64_t> start_of(const std::filesystem::path& stat_file) {
-    std::ifstream in(stat_file);
-    if (!in)
-        return std::nullopt;
-    const std::string text{std::istreambuf_iterator<char>(in), {}};
-    return parse_start_ticks(text);
+    const auto text = support::read_text_file(stat_file);
+    return text ? parse_start_ticks(*text) : std::nullopt;
 }
 
 } // namespace

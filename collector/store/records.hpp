@@ -75,6 +75,8 @@ struct RunOutcome {
     std::optional<double> duration_s{};
     std::vector<Metric> metrics{};
     std::optional<std::string> note{}; // replaces the run's note when present
+    // Replaces the run's params_json when present: the parameters as the run resolved them.
+    std::optional<std::string> params_json{};
 };
 
 // Every criterion that is set must match; an unset one matches everything.
@@ -83,6 +85,8 @@ struct RunFilter {
     std::optional<std::string> variant{};
     std::optional<RunStatus> status{};
     std::optional<std::vector<std::int64_t>> ids{};
+    // Runs with an object recorded under one of these layouts (layout_table.hpp's ids).
+    std::optional<std::vector<std::int64_t>> layout_ids{};
 };
 
 } // namespace hitmap::store

@@ -1,6 +1,7 @@
 #include "collector/store/simulation_table.hpp"
 
 #include "collector/store/database.hpp"
+#include "collector/store/sql_connection.hpp"
 
 #include <SQLiteCpp/Statement.h>
 
@@ -18,7 +19,7 @@ void write_simulation(SQLite::Database& sql, std::int64_t run_id, const Simulati
 }
 
 std::optional<SimulationRecord> read_simulation(Database& db, std::int64_t run_id) {
-    SQLite::Database& sql = db.sql();
+    SQLite::Database& sql = sql_connection(db);
     SQLite::Statement q(sql, "SELECT machine, machine_json, calibration_json, stats_json FROM "
                              "run_simulation WHERE run_id = ?");
     q.bind(1, run_id);

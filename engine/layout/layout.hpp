@@ -33,7 +33,8 @@ struct Layout {
         placement; // by FieldId; nullopt = not in this version
     // Where it came from: "built-in", "plugin", "file PATH", "BTF PATH ..., xxh3-128 HASH" (a
     // BTF layout is keyed to the BTF's bytes: randstruct kernels differ per build). Empty when
-    // unknown: a database keeps a layout's version, not its origin.
+    // unknown: a run's objects read from a database carry the origin the run stored with them,
+    // none when stored before schema 10 (schemas/migrations/0010_layout_history.sql).
     std::string origin = {};
 
     bool has(FieldId f) const { return f < placement.size() && placement[f].has_value(); }

@@ -159,7 +159,11 @@ Layout compose_mem_cgroup(std::string_view shape_name, const Layout& pc_layout) 
                0,
                8,
                {}};
-    if (!pc_layout.origin.empty() && pc_layout.origin != "built-in")
+    // Around a built-in counter the whole struct is built-in (`--layout page_counter=v6.1` under
+    // the v6.0 shape); an unknown counter's origin leaves the struct's unknown too.
+    if (pc_layout.origin == "built-in")
+        out.origin = pc_layout.origin;
+    else if (!pc_layout.origin.empty())
         out.origin = fmt::format("built-in mem_cgroup {} around page_counter from {}",
                                  shape.version, pc_layout.origin);
     out.placement.resize(type.fields.size());

@@ -1,6 +1,7 @@
 #pragma once
 // The rows and columns of the c2c tables (cacheline table, per-offset table, field pairs,
-// per-CPU split), built from a run's C2cData. Counts are shown raw and per 1,000 traced ops.
+// per-CPU split), built from a run's C2cData. Counts are shown raw and per 1,000 traced ops;
+// what the run's source could not count (store::ShownCounts) is "–".
 #include "collector/store/c2c_tables.hpp"
 #include "gui/models/table_model.hpp"
 
@@ -14,30 +15,31 @@ struct LineRow {
     c2c::LineKey key;
     QString object;
     QString fields; // "usage,min,low,high"
-    c2c::ClassCounts counts;
-    std::uint64_t ops = 0; // traced operations, the per-1k denominator
+    store::ShownCounts counts;
+    std::optional<std::uint64_t> ops; // traced operations, the per-1k denominator
 };
 
 struct OffsetRow {
     std::uint32_t offset = 0;
     std::uint32_t size = 0;
     QString field;
-    c2c::ClassCounts counts;
-    std::uint64_t ops = 0;
+    store::ShownCounts counts;
+    std::optional<std::uint64_t> ops;
 };
 
+// Only a replay knows whose write a line carried, so its counts are all known.
 struct PairRow {
     QString accessor;
     QString writer; // "(never written)" when the line had no writer
     bool true_sharing = false;
     c2c::PairCounts counts;
-    std::uint64_t ops = 0;
+    std::optional<std::uint64_t> ops;
 };
 
 struct CpuRow {
     QString who; // "cpu 3" or "thread 1"
-    c2c::ClassCounts counts;
-    std::uint64_t ops = 0;
+    store::ShownCounts counts;
+    std::optional<std::uint64_t> ops;
 };
 
 // "top/mid/leaf/memory [0]"

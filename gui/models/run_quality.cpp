@@ -49,17 +49,19 @@ QString run_header(const store::RunRecord& run, const std::optional<store::C2cDa
                                             [](double s) { return QString::number(s, 'g', 3); }))
                        .arg(source_sentence(run).toHtmlEscaped());
     if (c2c) {
-        const auto& t = c2c->trace;
+        const auto count = [](std::optional<std::uint64_t> n) {
+            return text_or_unknown(n, [](std::uint64_t v) { return QString::number(v); });
+        };
         head +=
             QObject::tr("<br>cachelines %1: %2 traced of %3 operations, %4 records dropped, "
                         "%5 CPU migrations, timestamps per %6")
                 .arg(run.c2c_source == "predicted" ? QObject::tr("predicted")
                                                    : QObject::tr("replayed"))
-                .arg(t.traced_ops)
+                .arg(count(c2c->traced_ops()))
                 .arg(text_or_unknown(run.ops, [](std::int64_t n) { return QString::number(n); }))
-                .arg(t.dropped_records)
-                .arg(t.cpu_migrations)
-                .arg(QString::fromStdString(t.clock));
+                .arg(count(c2c->dropped_records()))
+                .arg(count(c2c->cpu_migrations()))
+                .arg(QString::fromStdString(c2c->trace.clock));
     } else if (run.c2c_reason) {
         head += QObject::tr("<br>no cacheline data: %1")
                     .arg(QString::fromStdString(*run.c2c_reason).toHtmlEscaped());

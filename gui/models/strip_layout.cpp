@@ -16,7 +16,8 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
     strip.bytes = std::max(bytes, strip.line_size);
     strip.width = width;
     strip.title = line_title(data, line);
-    strip.ops = data.trace.traced_ops;
+    strip.ops = data.traced_ops();
+    strip.known = data.trace.known;
 
     // Positions are measured from the start of the object's first line, where the object
     // begins at `phase`; line i covers [i * line_size, (i + 1) * line_size).
@@ -43,11 +44,12 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
         box.size = static_cast<std::uint32_t>(std::min(stop, end) - begin) - box.offset;
         box.x = width * box.offset / strip.bytes;
         box.width = width * box.size / strip.bytes;
+        box.counts.emplace();
         for (const auto& fs : data.result.fields)
             if (fs.line.object == line.object && fs.field == f && fs.line.index >= first_index &&
                 fs.line.index < last_index)
-                box.counts += fs.counts;
-        strip.max_transfers = std::max(strip.max_transfers, box.counts.transfers());
+                *box.counts += fs.counts;
+        strip.max_transfers = std::max(strip.max_transfers, box.counts->transfers());
         strip.boxes.push_back(std::move(box));
     }
     std::sort(strip.boxes.begin(), strip.boxes.end(),

@@ -17,7 +17,8 @@ struct StripBox {
     std::uint32_t size = 0;   // bytes within the strip (a field can straddle its edge)
     double x = 0;             // pixels from the strip's left edge
     double width = 0;
-    c2c::ClassCounts counts; // summed over the strip's lines
+    // Summed over the strip's lines; nullopt when not counted: drawn uncoloured, rates "–".
+    std::optional<c2c::ClassCounts> counts;
 };
 
 struct StripLayout {
@@ -27,7 +28,11 @@ struct StripLayout {
     double width = 0;
     std::vector<StripBox> boxes; // by offset
     std::uint64_t max_transfers = 0;
-    std::uint64_t ops = 0; // traced operations, for per-1k tooltips
+    std::optional<std::uint64_t> ops; // traced operations, for per-1k tooltips
+    // What the run's source counted: tooltips show the rest as "–". Boxes are coloured by the
+    // transfers counted, all of them or (store classes unknown) loads' HITMs and clean forwards.
+    store::KnownCounts known;
+    bool counted = true; // false: no run's counts at all (names only, no "–")
 };
 
 // `bytes` = 128 shows the 128-byte-aligned pair of lines holding `line` (adjacent-line

@@ -13,6 +13,7 @@ namespace hitmap::gui {
 namespace {
 constexpr int kTitleHeight = 20;
 constexpr int kRulerHeight = 16;
+const QColor kUncounted(228, 228, 232); // apart from heat_color(0), a counted zero
 } // namespace
 
 StripWidget::StripWidget(QWidget* parent)
@@ -61,8 +62,9 @@ void StripWidget::paintEvent(QPaintEvent*) {
     const std::uint64_t scale = scale_max_ ? scale_max_ : strip_->max_transfers;
     for (const StripBox& box : strip_->boxes) {
         const QRectF b = boxRect(box).adjusted(0.5, 0.5, -0.5, -0.5);
-        const double t = scale ? static_cast<double>(box.counts.transfers()) / scale : 0.0;
-        p.fillRect(b, heat_color(t));
+        const std::uint64_t transfers = box.counts ? box.counts->transfers() : 0;
+        const double t = scale ? static_cast<double>(transfers) / scale : 0.0;
+        p.fillRect(b, box.counts ? heat_color(t) : kUncounted);
         p.setPen(QColor(90, 90, 90));
         p.drawRect(b);
         p.setPen(t > 0.75 ? Qt::white : Qt::black);
@@ -73,14 +75,18 @@ void StripWidget::paintEvent(QPaintEvent*) {
         if (const auto dot = name.lastIndexOf(QLatin1Char('.'));
             dot >= 0 && fontMetrics().horizontalAdvance(name) > room)
             name = name.mid(dot + 1);
-        const QString label =
-            box.counts.transfers()
-                ? QStringLiteral("%1\n%2/1k")
-                      .arg(name)
-                      .arg(
-                          text_or_unknown(report::per_thousand(box.counts.transfers(), strip_->ops),
-                                          [](double v) { return QString::number(v, 'f', 1); }))
-                : name;
+        // Its transfers per 1k operations when it has any; "–" when the run did not count it.
+        QString rate;
+        if (transfers)
+            rate = text_or_unknown(report::per_thousand(strip_->known.transfers()
+                                                            ? std::optional(transfers)
+                                                            : std::nullopt,
+                                                        strip_->ops),
+                                   [](double v) { return QString::number(v, 'f', 1); }) +
+                   QStringLiteral("/1k");
+        else if (!box.counts && strip_->counted)
+            rate = unknown_qtext();
+        const QString label = rate.isEmpty() ? name : name + QLatin1Char('\n') + rate;
         const QString shown = fontMetrics().elidedText(name, Qt::ElideRight, room);
         p.drawText(b.adjusted(2, 2, -2, -2), Qt::AlignCenter | Qt::TextWordWrap,
                    shown == name ? label : shown);
@@ -99,24 +105,29 @@ void StripWidget::paintEvent(QPaintEvent*) {
 }
 
 QString StripWidget::tooltip(const StripBox& box) const {
-    const auto& c = box.counts;
-    const auto rate = [this](std::uint64_t v) {
+    const QString where =
+        tr("<b>%1</b> at byte %2, %3 bytes").arg(box.name).arg(box.offset).arg(box.size);
+    if (!box.counts)
+        return strip_->counted ? where + tr("<br>not counted by this run: %1").arg(unknown_qtext())
+                               : where;
+    const store::ShownCounts c = store::shown_counts(*box.counts, strip_->known);
+    const auto count = [](std::optional<std::uint64_t> v) {
+        return text_or_unknown(v, [](std::uint64_t x) { return QString::number(x); });
+    };
+    const auto rate = [this](std::optional<std::uint64_t> v) {
         return text_or_unknown(report::per_thousand(v, strip_->ops),
                                [](double x) { return QString::number(x, 'f', 2); });
     };
-    return tr("<b>%1</b> at byte %2, %3 bytes<br>loads %4, stores %5<br>HITM %6 (%7/1k op): "
-              "load %8, store %9<br>transfers %10 (%11/1k op)")
-        .arg(box.name)
-        .arg(box.offset)
-        .arg(box.size)
-        .arg(c.loads)
-        .arg(c.stores)
-        .arg(c.hitm())
-        .arg(rate(c.hitm()))
-        .arg(c.load_hitm)
-        .arg(c.store_hitm)
-        .arg(c.transfers())
-        .arg(rate(c.transfers()));
+    return where + tr("<br>loads %1, stores %2<br>HITM %3 (%4/1k op): load %5, store %6<br>"
+                      "transfers %7 (%8/1k op)")
+                       .arg(c.loads)
+                       .arg(c.stores)
+                       .arg(c.hitm)
+                       .arg(rate(c.hitm))
+                       .arg(c.load_hitm)
+                       .arg(count(c.store_hitm))
+                       .arg(count(c.transfers))
+                       .arg(rate(c.transfers));
 }
 
 bool StripWidget::event(QEvent* event) {

@@ -1,6 +1,7 @@
 #pragma once
 // Draws one StripLayout: the line's bytes left to right, each field a box coloured by its
-// transfers, with its name inside and its loads/stores/HITM in the tooltip.
+// transfers (grey when not counted), with its name inside and its loads/stores/HITM in the
+// tooltip.
 #include "gui/models/strip_layout.hpp"
 
 #include <QWidget>

@@ -4,36 +4,15 @@
 #include "collector/analysis/comparison.hpp"
 #include "collector/analysis/run_detail.hpp"
 #include "collector/store/errors.hpp"
+#include "small_db.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace hitmap::analysis {
 namespace {
 
-const std::filesystem::path kData = HITMAP_TEST_DATA;
-
-// A copy, opened read-write: the committed file is at an older schema and migrates on open.
-// The copy's folder goes with the object (Linux lets the open file outlive its name).
-struct SmallDb {
-    SmallDb()
-        : dir(std::filesystem::temp_directory_path() /
-              ("hitmap-analysis-" + std::to_string(::getpid())))
-        , db(copy()) {}
-    ~SmallDb() { std::filesystem::remove_all(dir); }
-
-    store::Database copy() const {
-        std::filesystem::remove_all(dir);
-        std::filesystem::create_directories(dir);
-        std::filesystem::copy_file(kData / "small.db", dir / "small.db");
-        return store::Database::open(dir / "small.db");
-    }
-
-    std::filesystem::path dir;
-    store::Database db;
-};
+using test::SmallDb;
 
 TEST(Comparison, PaddingTheCounterTakesTheLimitsOffTheHotLine) {
     SmallDb small;

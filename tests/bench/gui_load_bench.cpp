@@ -5,6 +5,7 @@
 // (the DB is generated when it does not exist).
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 #include "gui/app/main_window.hpp"
 
@@ -60,7 +61,8 @@ store::C2cData synthetic_c2c(int seed) {
 void generate(const std::filesystem::path& path) {
     auto db = store::Database::open(path);
     const auto machine = db.upsert_machine(store::detect_machine(), "{}");
-    SQLite::Transaction bulk(db.sql()); // one transaction: generating is not what we measure
+    SQLite::Database& sql = store::sql_connection(db);
+    SQLite::Transaction bulk(sql); // one transaction: generating is not what we measure
     for (int i = 0; i < kRuns; ++i) {
         store::RunRecord r;
         r.machine_id = machine;
@@ -70,16 +72,16 @@ void generate(const std::filesystem::path& path) {
         r.duration_s = 1;
         r.c2c_source = "software";
         SQLite::Statement ins(
-            db.sql(), "INSERT INTO run (machine_id, workload, variant, params_json, source, "
-                      "threads, duration_s, ops, ops_per_s, status, c2c_source, started_at, "
-                      "finished_at) VALUES (?, ?, ?, '{}', 'traced', ?, 1, 1000000, 1000000, "
-                      "'complete', 'software', '2026-12-03T00:00:00Z', '2026-12-03T00:00:01Z')");
+            sql, "INSERT INTO run (machine_id, workload, variant, params_json, source, "
+                 "threads, duration_s, ops, ops_per_s, status, c2c_source, started_at, "
+                 "finished_at) VALUES (?, ?, ?, '{}', 'traced', ?, 1, 1000000, 1000000, "
+                 "'complete', 'software', '2026-12-03T00:00:00Z', '2026-12-03T00:00:01Z')");
         ins.bind(1, machine);
         ins.bind(2, r.workload);
         ins.bind(3, r.variant);
         ins.bind(4, *r.threads);
         ins.exec();
-        store::write_c2c(db.sql(), db.sql().getLastInsertRowid(), synthetic_c2c(i));
+        store::write_c2c(sql, sql.getLastInsertRowid(), synthetic_c2c(i));
     }
     bulk.commit();
 }

@@ -1,13 +1,16 @@
 #pragma once
 // Hand-built BTF for the tests: libbpf's writer (btf__new_empty, btf__add_*) for well-formed
-// types, its raw bytes for BtfFile::from_bytes, and a raw-bytes writer for what libbpf's writer
-// refuses to produce (the pre-kind_flag bitfield encoding, broken sections).
+// types, standalone or split over a base as a module's is, its raw bytes for
+// BtfFile::from_bytes or a file, and a raw-bytes writer for what libbpf's writer refuses to
+// produce (the pre-kind_flag bitfield encoding, broken sections).
 #include "collector/btf/btf_file.hpp"
 
 #include <bpf/btf.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <memory>
 #include <span>
@@ -20,6 +23,11 @@ class BtfBuilder {
 public:
     BtfBuilder()
         : btf_(btf__new_empty()) {}
+    // Split BTF over `base`, as a module's over vmlinux: its ids and strings continue the
+    // base's, whose types its members may name. `base` must outlive the builder; adding a name
+    // indexes the base's strings (libbpf makes the base writable for that).
+    explicit BtfBuilder(struct btf* base)
+        : btf_(btf__new_empty_split(base)) {}
 
     int add_int(const char* name, std::size_t bytes, bool is_signed = false) {
         return check(btf__add_int(get(), name, bytes, is_signed ? BTF_INT_SIGNED : 0));
@@ -74,6 +82,43 @@ private:
     std::unique_ptr<struct btf, Free> btf_;
     int index_ = 0;
 };
+
+// A vmlinux in miniature and a module's split BTF over it, whose struct names base types:
+//   base:   [1] long unsigned int, [2] struct list_head *, [3] struct list_head {next, prev}
+//   module: [4] unsigned char, [5] struct mod_stats {struct list_head node; long unsigned int
+//           hits; unsigned char flag;} (32 bytes, 7 of tail padding)
+struct ModuleBtf {
+    static constexpr int kLong = 1;
+    static constexpr int kListHead = 3;
+
+    ModuleBtf()
+        : base(vmlinux())
+        , module(base.get()) {
+        const int u8 = module.add_int("unsigned char", 1);
+        module.add_struct("mod_stats", 32);
+        module.add_field("node", kListHead, 0);
+        module.add_field("hits", kLong, 128);
+        module.add_field("flag", u8, 192);
+    }
+
+    static BtfBuilder vmlinux() {
+        BtfBuilder b;
+        EXPECT_EQ(b.add_int("long unsigned int", 8), kLong);
+        const int ptr = b.add_ptr(kListHead);
+        EXPECT_EQ(b.add_struct("list_head", 16), kListHead);
+        b.add_field("next", ptr, 0);
+        b.add_field("prev", ptr, 64);
+        return b;
+    }
+
+    BtfBuilder base;
+    BtfBuilder module;
+};
+
+inline void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<long>(bytes.size()));
+}
 
 // BTF written byte by byte (little-endian, version 1): a header, the type records given as
 // 32-bit words, and a string section.

@@ -1,12 +1,15 @@
-// `hitmap-collect layout show|diff` and --layout STRUCT=btf[:FILE] end to end: the real binary,
-// the running kernel's BTF where it has one, hand-built and garbage BTF files everywhere.
+// `hitmap-collect layout show|diff` and --layout STRUCT=btf[:FILE|:MODULE] end to end: the real
+// binary, the running kernel's BTF where it has one, hand-built (standalone and a module's split)
+// and garbage BTF files everywhere.
 #include "collector/btf/btf_file.hpp"
 #include "tests/btf/btf_builder.hpp"
 #include "tests/cli/cli_test_support.hpp"
 
 #include <algorithm>
+#include <bpf/btf.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <memory>
 #include <set>
 
 namespace hitmap::testing {
@@ -21,11 +24,6 @@ using ::testing::StartsWith;
 
 int count_newlines(const std::string& s) {
     return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
-}
-
-void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>& bytes) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<long>(bytes.size()));
 }
 
 TEST(CliLayout, ShowReadsTheRunningKernelsPageCounter) {
@@ -105,17 +103,66 @@ TEST(CliLayout, DiffAgainstTheKernelsBtf) {
     EXPECT_THAT(r.out, HasSubstr("moved off usage's line: "));
 }
 
+// A module's split BTF (hand-built over a hand-built vmlinux) with --btf-base; bare names are
+// files in the working directory first.
+TEST(CliLayout, ShowReadsAModulesSplitBtfOverItsBase) {
+    TempDir dir;
+    const btf::testing::ModuleBtf m;
+    const std::string base = (dir / "base.btf").string();
+    const std::string module = (dir / "mod.btf").string();
+    btf::testing::write_bytes(base, m.base.bytes());
+    btf::testing::write_bytes(module, m.module.bytes());
+    const CliResult r =
+        run_cli({"layout", "show", "mod_stats", "--btf", module, "--btf-base", base}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_THAT(r.out, StartsWith("struct mod_stats {"));
+    EXPECT_THAT(r.out, HasSubstr("  /* from BTF " + module + ", xxh3-128 "));
+    EXPECT_THAT(r.out, HasSubstr(" on base BTF " + base + ", xxh3-128 "));
+    EXPECT_THAT(r.out, HasSubstr(" node.prev "));
+    const CliResult j = run_cli(
+        {"layout", "show", "list_head", "--btf", module, "--btf-base", base, "--json"}, dir.path());
+    ASSERT_EQ(j.status, 0) << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["version"], "btf:mod.btf");
+    EXPECT_THAT(doc["origin"].get<std::string>(), HasSubstr(" on base BTF " + base));
+}
+
+// A module of the running kernel (built here over /sys/kernel/btf/vmlinux) through
+// --layout STRUCT=btf:FILE: a vmlinux struct is found through it, read over vmlinux.
+TEST(CliLayout, LayoutFromAModuleIsReadOverTheRunningKernel) {
+    REQUIRE_KERNEL_BTF();
+    TempDir dir;
+    const std::unique_ptr<struct btf, void (*)(struct btf*)> vmlinux(
+        btf__parse(btf::kKernelBtfPath, nullptr), btf__free);
+    ASSERT_TRUE(vmlinux);
+    btf::testing::BtfBuilder module(vmlinux.get());
+    module.add_struct("hitmap_test_mod_stats", 16);
+    module.add_field("list", btf__find_by_name_kind(vmlinux.get(), "list_head", BTF_KIND_STRUCT),
+                     0);
+    const std::string path = (dir / "hitmap_test_mod").string();
+    btf::testing::write_bytes(path, module.bytes());
+    const CliResult r =
+        run_cli({"layout", "diff", "page_counter=v6.0", "page_counter=btf:" + path}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("  B: btf:hitmap_test_mod (BTF " + path + ", xxh3-128 "));
+    EXPECT_THAT(r.out, HasSubstr(" on base BTF /sys/kernel/btf/vmlinux (kernel "));
+    const CliResult s =
+        run_cli({"layout", "show", "hitmap_test_mod_stats", "--btf", path}, dir.path());
+    ASSERT_EQ(s.status, 0) << s.err;
+    EXPECT_THAT(s.out, HasSubstr(" list.next "));
+}
+
 TEST(CliLayout, BadInputIsOneLineAndNonZero) {
     TempDir dir;
-    write_bytes(dir / "garbage.btf", std::vector<std::byte>(100, std::byte{0x42}));
+    btf::testing::write_bytes(dir / "garbage.btf", std::vector<std::byte>(100, std::byte{0x42}));
     btf::testing::BtfBuilder partial; // a page_counter with usage only
     const int lng = partial.add_int("long unsigned int", 8);
     partial.add_struct("page_counter", 8);
     partial.add_field("usage", lng, 0);
-    write_bytes(dir / "partial.btf", partial.bytes());
+    btf::testing::write_bytes(dir / "partial.btf", partial.bytes());
     const std::string garbage = (dir / "garbage.btf").string();
     const std::string partial_file = (dir / "partial.btf").string();
-    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+    std::vector<std::pair<std::vector<std::string>, std::string>> cases{
         {{"layout", "show", "page_counter", "--btf", garbage}, "cannot read BTF from " + garbage},
         {{"layout", "show", "no_such_struct", "--btf", partial_file},
          "no struct or union named 'no_such_struct' in btf:partial.btf"},
@@ -129,6 +176,33 @@ TEST(CliLayout, BadInputIsOneLineAndNonZero) {
           "page_counter=btf:" + garbage, "--db", (dir / "x.db").string()},
          "cannot read BTF from " + garbage},
     };
+    // Split BTF: a missing base, a base for standalone BTF, a base it was not built against,
+    // a module not loaded, --btf-base alone.
+    const btf::testing::ModuleBtf m;
+    const std::string base = (dir / "base.btf").string();
+    const std::string module = (dir / "mod.btf").string();
+    btf::testing::write_bytes(base, m.base.bytes());
+    btf::testing::write_bytes(module, m.module.bytes());
+    const std::string nope = (dir / "nope").string();
+    cases.insert(
+        cases.end(),
+        {
+            {{"layout", "show", "mod_stats", "--btf", module, "--btf-base", nope},
+             "cannot read BTF from " + module +
+                 ": it is split BTF (a module's), read over the "
+                 "vmlinux BTF it was built against, and there is no " +
+                 nope},
+            {{"layout", "show", "list_head", "--btf", base, "--btf-base", base},
+             "it is not split BTF (a module's), the only kind read over a base"},
+            {{"layout", "show", "mod_stats", "--btf", module, "--btf-base", partial_file},
+             "cannot read BTF from " + module + ": it does not fit base btf:partial.btf ("},
+            {{"layout", "show", "mod_stats", "--btf", "hitmap_no_such_module"},
+             "cannot read BTF from hitmap_no_such_module: no such file, and no module of that "
+             "name in /sys/kernel/btf"},
+            {{"layout", "diff", "page_counter=v6.0", "page_counter=btf:hitmap_no_such_module"},
+             "no module of that name in /sys/kernel/btf"},
+            {{"layout", "show", "list_head", "--btf-base", base}, "--btf-base requires --btf"},
+        });
     for (const auto& [args, message] : cases) {
         const CliResult r = run_cli(args, dir.path());
         EXPECT_NE(r.status, 0) << args[1];

@@ -3,11 +3,15 @@
 // BTF, /sys/kernel/btf/vmlinux. Complete, not only the top level: our listing expands nested
 // structs into dotted paths, so each nested struct is compared against `pahole -C` of its own
 // type at the member's offset. (`pahole -E` would expand in one go, but 1.24 silently drops
-// members from some expansions: task_struct's se loses 56 bytes of members.)
+// members from some expansions: task_struct's se loses 56 bytes of members.) Split BTF too,
+// read over its base as `pahole --btf_base` reads it: a hand-built module's, and the structs of
+// a module loaded on this machine where one has BTF in /sys/kernel/btf.
 #include "collector/btf/btf_file.hpp"
 #include "collector/btf/struct_reader.hpp"
+#include "tests/btf/btf_builder.hpp"
 
 #include <algorithm>
+#include <bpf/btf.h>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -19,6 +23,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 namespace hitmap::btf {
 namespace {
@@ -70,6 +75,10 @@ std::optional<std::string> command_output(const std::string& command) {
 // `pahole -C` output for any number of types, parsed into structs and typedefs by name.
 class Pahole {
 public:
+    // pahole's arguments naming the BTF: a file, or "--btf_base BASE FILE" for split BTF.
+    explicit Pahole(std::string btf = kKernelBtfPath)
+        : btf_(std::move(btf)) {}
+
     // Runs pahole for every name not asked before. pahole stops at the first name it does not
     // know (printing the ones before it), so the names after an unknown one are asked again.
     void load(const std::set<std::string>& names) {
@@ -79,7 +88,7 @@ public:
                 fresh.push_back(n);
         while (!fresh.empty()) {
             const auto out = command_output(
-                fmt::format("pahole -C {} {} 2>/dev/null", fmt::join(fresh, ","), kKernelBtfPath));
+                fmt::format("pahole -C {} {} 2>/dev/null", fmt::join(fresh, ","), btf_));
             ASSERT_TRUE(out) << "pahole did not run";
             parse(*out);
             const auto unknown = std::find_if(fresh.begin(), fresh.end(), [&](const auto& n) {
@@ -243,6 +252,7 @@ private:
         }
     }
 
+    std::string btf_;
     std::set<std::string> asked_;
     std::map<std::string, std::uint32_t> sizes_; // of structs and unions, from "/* size: N"
     std::map<std::string, std::vector<Node>> composites_;
@@ -327,20 +337,20 @@ const std::vector<std::string> kStructs{"mem_cgroup",
                                         "socket",
                                         "work_struct"};
 
-TEST(PaholePeer, EveryMemberOfThirtyKernelStructsMatchesPahole) {
-    if (!std::filesystem::exists(kKernelBtfPath))
-        GTEST_SKIP() << "no " << kKernelBtfPath
-                     << ": the kernel exports no BTF (CONFIG_DEBUG_INFO_BTF), nothing to compare";
-    if (!command_output("command -v pahole").value_or("").starts_with("/"))
-        GTEST_SKIP() << "pahole not installed (Debian package dwarves, scripts/install-deps)";
-    const BtfFile kernel = BtfFile::running_kernel();
-    Pahole pahole;
-    pahole.load({kStructs.begin(), kStructs.end()});
+bool have_pahole() {
+    return command_output("command -v pahole").value_or("").starts_with("/");
+}
+
+// Every member of `structs` in `file` against pahole's reading of the same BTF; the number of
+// members compared.
+std::size_t compare_with_pahole(const BtfFile& file, Pahole& pahole,
+                                const std::vector<std::string>& structs) {
+    pahole.load({structs.begin(), structs.end()});
     // Load the struct types the expansions reach until none is missing.
     std::map<std::string, std::vector<Flat>> theirs;
     for (int round = 0; round < 32; ++round) {
         std::set<std::string> wanted;
-        for (const std::string& s : kStructs) {
+        for (const std::string& s : structs) {
             std::vector<Flat> flat;
             if (const auto members = pahole.members("struct " + s, wanted))
                 flatten(pahole, **members, "", 0, flat, wanted);
@@ -351,10 +361,13 @@ TEST(PaholePeer, EveryMemberOfThirtyKernelStructsMatchesPahole) {
         pahole.load(wanted);
     }
     std::size_t members = 0;
-    for (const std::string& s : kStructs) {
+    for (const std::string& s : structs) {
         SCOPED_TRACE(s);
-        ASSERT_FALSE(theirs[s].empty()) << "pahole printed no struct " << s;
-        const StructLayout layout = read_struct_layout(kernel, s);
+        if (theirs[s].empty()) {
+            ADD_FAILURE() << "pahole printed no struct " << s;
+            continue;
+        }
+        const StructLayout layout = read_struct_layout(file, s);
         EXPECT_EQ(layout.size, pahole.size_of(s));
         const std::vector<Flat> mine = ours(layout);
         const std::size_t n = std::min(mine.size(), theirs[s].size());
@@ -367,7 +380,70 @@ TEST(PaholePeer, EveryMemberOfThirtyKernelStructsMatchesPahole) {
         EXPECT_EQ(mine.size(), theirs[s].size());
         members += mine.size();
     }
+    return members;
+}
+
+TEST(PaholePeer, EveryMemberOfThirtyKernelStructsMatchesPahole) {
+    if (!std::filesystem::exists(kKernelBtfPath))
+        GTEST_SKIP() << "no " << kKernelBtfPath
+                     << ": the kernel exports no BTF (CONFIG_DEBUG_INFO_BTF), nothing to compare";
+    if (!have_pahole())
+        GTEST_SKIP() << "pahole not installed (Debian package dwarves, scripts/install-deps)";
+    Pahole pahole;
+    const std::size_t members = compare_with_pahole(BtfFile::running_kernel(), pahole, kStructs);
     std::printf("compared %zu structs, %zu members, with pahole\n", kStructs.size(), members);
+}
+
+// A module's split BTF as pahole reads it over its base (--btf_base): the hand-built one, whose
+// struct nests a base struct.
+TEST(PaholePeer, AHandBuiltModulesSplitBtfMatchesPahole) {
+    if (!have_pahole())
+        GTEST_SKIP() << "pahole not installed (Debian package dwarves, scripts/install-deps)";
+    const testing::ModuleBtf m;
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("hitmap-pahole-split-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    testing::write_bytes(dir / "base.btf", m.base.bytes());
+    testing::write_bytes(dir / "mod.btf", m.module.bytes());
+    Pahole pahole(
+        fmt::format("--btf_base {} {}", (dir / "base.btf").string(), (dir / "mod.btf").string()));
+    const BtfFile file = BtfFile::open(dir / "mod.btf", dir / "base.btf");
+    EXPECT_EQ(compare_with_pahole(file, pahole, {"mod_stats", "list_head"}), 7u);
+    std::filesystem::remove_all(dir);
+}
+
+// Every struct a module of this machine defines (up to 30), from /sys/kernel/btf/MODULE over
+// vmlinux, as `pahole -C STRUCT --btf_base /sys/kernel/btf/vmlinux /sys/kernel/btf/MODULE`
+// reads them.
+TEST(PaholePeer, ALoadedModulesStructsMatchPahole) {
+    if (!have_pahole())
+        GTEST_SKIP() << "pahole not installed (Debian package dwarves, scripts/install-deps)";
+    std::error_code ec;
+    std::optional<std::filesystem::path> module;
+    for (const auto& entry : std::filesystem::directory_iterator(kKernelBtfDir, ec))
+        if (entry.path() != kKernelBtfPath && (!module || entry.path() < *module))
+            module = entry.path();
+    if (!module)
+        GTEST_SKIP() << "no module BTF in " << kKernelBtfDir
+                     << " (no module loaded, a kernel without modules, or no "
+                        "CONFIG_DEBUG_INFO_BTF_MODULES)";
+    const BtfFile file = BtfFile::open(*module);
+    std::vector<std::string> structs;
+    for (std::uint32_t id = btf__type_cnt(file.base()->get());
+         id < btf__type_cnt(file.get()) && structs.size() < 30; ++id) {
+        const btf_type* t = btf__type_by_id(file.get(), id);
+        const char* name = btf__name_by_offset(file.get(), t->name_off);
+        if (btf_is_struct(t) && name && *name &&
+            std::find(structs.begin(), structs.end(), name) == structs.end() &&
+            btf__find_by_name_kind(file.get(), name, BTF_KIND_STRUCT) == static_cast<int>(id))
+            structs.emplace_back(name);
+    }
+    if (structs.empty())
+        GTEST_SKIP() << *module << " defines no struct of its own";
+    Pahole pahole(fmt::format("--btf_base {} {}", kKernelBtfPath, module->string()));
+    const std::size_t members = compare_with_pahole(file, pahole, structs);
+    std::printf("compared %zu structs of %s, %zu members, with pahole\n", structs.size(),
+                module->c_str(), members);
 }
 
 } // namespace

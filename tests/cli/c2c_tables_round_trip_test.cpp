@@ -58,6 +58,7 @@ TEST(C2cTables, AStoredReplayWrittenAgainReadsBackTheSame) {
     EXPECT_EQ(again->trace.traced_ops, original.trace.traced_ops);
     EXPECT_EQ(again->trace.file_hash, original.trace.file_hash);
     EXPECT_EQ(again->trace.cost_table, original.trace.cost_table);
+    EXPECT_EQ(again->trace.known, store::KnownCounts{}); // a replay counts everything
     ASSERT_EQ(again->objects.size(), original.objects.size());
     for (std::size_t i = 0; i < original.objects.size(); ++i) {
         EXPECT_EQ(again->objects[i].name, original.objects[i].name);
@@ -85,6 +86,8 @@ TEST(C2cTables, SampledRunsStoreTheirClock) {
     sampled.trace.path.reset();
     sampled.trace.bytes.reset();
     sampled.trace.file_hash.reset();
+    sampled.trace.known.store_hitm = false;
+    sampled.trace.known.cpu_migrations = false;
     auto fresh = Database::open(dir / "fresh.db");
     RunRecord run;
     run.machine_id = fresh.upsert_machine(detect_machine(), "{}");
@@ -100,6 +103,10 @@ TEST(C2cTables, SampledRunsStoreTheirClock) {
     EXPECT_EQ(again->trace.clock, "sampled");
     EXPECT_EQ(again->trace.format, "perf-samples:intel_pebs");
     EXPECT_EQ(again->result, sampled.result);
+    // What the source could not count reads back unknown, the rest known.
+    EXPECT_EQ(again->trace.known, sampled.trace.known);
+    EXPECT_EQ(again->cpu_migrations(), std::nullopt);
+    EXPECT_EQ(again->dropped_records(), sampled.trace.dropped_records);
 }
 
 // Replaying the stored trace with the run's own settings reproduces the stored tables: the

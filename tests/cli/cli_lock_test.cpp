@@ -1,6 +1,7 @@
 // Lock statistics end to end: import lockstat / perf-lock, report --locks, and the refusals,
 // which leave the database as it was.
 #include "collector/store/database.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "tests/cli/cli_test_support.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -55,7 +56,7 @@ nlohmann::json printed_numbers(const nlohmann::json& tables) {
 
 void checkpoint(const std::filesystem::path& db) {
     auto s = store::Database::open(db);
-    s.sql().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    store::sql_connection(s).exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
 TEST(CliLocks, EveryLockStatAndPerfFixtureImportsAndReports) {
@@ -342,7 +343,8 @@ TEST(CliLocks, StoredGarbageNamesStillReport) {
     const std::string garbage("\x1b[31mred\xff\r\0end", 14);
     {
         auto store = store::Database::open(db);
-        SQLite::Statement st(store.sql(), "UPDATE lock_class_stat SET name = ? WHERE name = ?");
+        SQLite::Statement st(store::sql_connection(store),
+                             "UPDATE lock_class_stat SET name = ? WHERE name = ?");
         st.bind(1, garbage);
         st.bind(2, "pipe_read+0x56");
         ASSERT_EQ(st.exec(), 1);

@@ -68,7 +68,7 @@ TEST(CliMerge, RefusesItsOutputAndFilesItCannotRead) {
     // The committed small.db is at schema 7: refused with the reason, nothing written.
     std::filesystem::copy_file(std::string(HITMAP_TEST_DATA) + "/small.db", dir / "old.db");
     EXPECT_THAT(refused({"merge", (dir / "old.db").string(), "-o", a}),
-                HasSubstr("schema version 7, this hitmap needs 9"));
+                HasSubstr("schema version 7, this hitmap needs "));
     EXPECT_EQ(show_json(a, dir).size(), 1u);
 }
 

@@ -8,11 +8,15 @@
 
 #include <fmt/format.h>
 #include <fstream>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 namespace hitmap::testing {
 namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
 
 std::optional<double> metric(store::Database& db, std::int64_t run, const std::string& name) {
     for (const auto& m : db.metrics(run))
@@ -123,6 +127,74 @@ TEST(CliPerfC2c, TextPrintsWhatWasImported) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "imported run 1: perf c2c report (2016 layout, Intel), 55 shared lines, HITM "
                      "16159 (5 lines shown, 72 HITM on lines perf did not show)\n");
+}
+
+// "  Traced operations                 :          –" -> "–": a Trace Event Information value.
+std::string stat_value(const std::string& report, const std::string& label) {
+    const std::size_t at = report.find("  " + label + " ");
+    if (at == std::string::npos)
+        return "(no " + label + ")";
+    const std::size_t colon = report.find(':', at);
+    const std::size_t end = report.find('\n', colon);
+    const std::size_t first = report.find_first_not_of(' ', colon + 1);
+    return report.substr(first, end - first);
+}
+
+// perf's text has no store HITMs, stores to shared lines, invalidations or cycles, and an
+// import no trace of ours: those are unknown in every output, never a measured 0, and stay so
+// through a merge. perf's own Tot Hitm (load HITMs) is a number.
+TEST(CliPerfC2c, CountsPerfDoesNotGiveAreUnknownNotZero) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    const std::string db = (dir / "c2c.db").string();
+    ASSERT_NE(
+        import_json({(fixtures / "joemario-c2c-blog-example-2016.txt").string(), "--db", db}, dir),
+        0);
+
+    const CliResult text = run_cli({"report", "1", "--db", db}, dir.path());
+    ASSERT_EQ(text.status, 0) << text.err;
+    for (const char* label :
+         {"Traced operations", "Dropped records", "CPU migrations seen",
+          "Store HITM (ownership from M)", "Stores to shared lines", "Invalidations"})
+        EXPECT_EQ(stat_value(text.out, label), "–") << label;
+    EXPECT_EQ(stat_value(text.out, "Load HITM"), "16087");
+    EXPECT_EQ(stat_value(text.out, "Total records"), "329219");
+    // The hottest line's row: Tot Hitm and LoadHitm, then StoreHitm and Inval unknown, ...,
+    // and no estimated cycles.
+    EXPECT_THAT(text.out, ContainsRegex("0x602180 \\[0\\] +12103 +– +12103 +– +– +529 "
+                                        "+40400 +109504 +– "));
+    EXPECT_THAT(text.out, HasSubstr("Tot Hitm 12103 (–/1k op)  transfers – (–/1k op)"));
+
+    const CliResult json = run_cli({"report", "1", "--db", db, "--json"}, dir.path());
+    ASSERT_EQ(json.status, 0) << json.err;
+    const nlohmann::json j = nlohmann::json::parse(json.out);
+    EXPECT_TRUE(j.at("traced_ops").is_null());
+    EXPECT_TRUE(j.at("dropped_records").is_null());
+    EXPECT_TRUE(j.at("provenance").at("cpu_migrations").is_null());
+    for (const nlohmann::json& counts : {j.at("totals"), j.at("lines").at(0).at("counts")}) {
+        for (const char* unknown : {"store_hitm", "store_shared", "invalidations", "transfers",
+                                    "transfers_per_1k_ops", "stall_cycles", "hitm_per_1k_ops"})
+            EXPECT_TRUE(counts.at(unknown).is_null()) << unknown;
+        EXPECT_EQ(counts.at("hitm"), counts.at("load_hitm"));
+    }
+    EXPECT_EQ(j.at("totals").at("hitm"), 16087);
+
+    const CliResult exported = run_cli(
+        {"export", "--db", db, "--format", "json", "-o", (dir / "r.json").string()}, dir.path());
+    ASSERT_EQ(exported.status, 0) << exported.err;
+    const nlohmann::json e = nlohmann::json::parse(read_file(dir / "r.json"));
+    const nlohmann::json& line = e.at("runs").at(0).at("lines").at(0);
+    EXPECT_EQ(line.at("hitm"), 12103);
+    EXPECT_TRUE(line.at("transfers").is_null());
+    EXPECT_TRUE(e.at("runs").at(0).at("provenance").at("traced_ops").is_null());
+
+    const std::string merged = (dir / "merged.db").string();
+    const CliResult merge = run_cli({"merge", db, "-o", merged}, dir.path());
+    ASSERT_EQ(merge.status, 0) << merge.err;
+    const CliResult again = run_cli({"report", "1", "--db", merged}, dir.path());
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(stat_value(again.out, "Store HITM (ownership from M)"), "–");
+    EXPECT_EQ(stat_value(again.out, "Traced operations"), "–");
 }
 
 TEST(CliPerfC2c, OtherPerfOutputsAreRefusedWithOneLine) {

@@ -1,5 +1,6 @@
 // hitmap-collect list / run / show / suite, end to end on temporary databases.
 #include "collector/store/database.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "tests/cli/cli_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -140,7 +141,7 @@ TEST_P(CliBadInput, FailsWithOneLineAndLeavesTheDatabaseUnchanged) {
     ASSERT_EQ(seed_run(db.string(), dir.path(), "500").status, 0);
     { // fold the WAL into the file so its bytes are the whole state
         auto s = store::Database::open(db);
-        s.sql().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        store::sql_connection(s).exec("PRAGMA wal_checkpoint(TRUNCATE)");
     }
     const std::string before = read_file(db);
     std::vector<std::string> args = GetParam();
@@ -284,7 +285,7 @@ TEST(Cli, CachelineReportEscapesControlCharactersInNames) {
     ASSERT_EQ(seed_run(db.string(), dir.path(), "200", {"--c2c", "software"}).status, 0);
     {
         auto store = store::Database::open(db);
-        store.sql().exec("UPDATE object SET name = 'obj' || char(27) || '[31m'");
+        store::sql_connection(store).exec("UPDATE object SET name = 'obj' || char(27) || '[31m'");
     }
     // --all-lines: a one-thread run has transfers only when the thread moved between CPUs.
     const CliResult r = run_cli({"report", "1", "--all-lines", "--db", db.string()}, dir.path());

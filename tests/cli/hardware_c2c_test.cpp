@@ -133,6 +133,14 @@ TEST(HardwareC2c, SamplesOfARunFillItsTablesAndMetrics) {
     EXPECT_EQ(r.data.trace.traced_ops, 1000u);
     EXPECT_EQ(r.data.trace.dropped_records, 7u);
     EXPECT_EQ(r.data.trace.threads, 2u);
+    // Store samples carry no snoop result: their classes are unknown, not 0; load latencies
+    // and lost samples are measured.
+    EXPECT_EQ(r.data.trace.known, (store::KnownCounts{.store_hitm = false,
+                                                      .store_shared = false,
+                                                      .invalidations = false,
+                                                      .cpu_migrations = false}));
+    EXPECT_EQ(r.data.traced_ops(), 1000u);
+    EXPECT_EQ(r.data.cpu_migrations(), std::nullopt);
     ASSERT_EQ(r.data.result.lines.size(), 1u);
     EXPECT_EQ(r.data.result.lines[0].counts.load_hitm, 2u);
     EXPECT_EQ(r.data.result.lines[0].counts.stores, 1u);

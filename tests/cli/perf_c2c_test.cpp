@@ -395,6 +395,11 @@ TEST(PerfC2cTables, RunObjectsNameTheLinesTheyCoverAndStayWithoutLines) {
     EXPECT_EQ(d.trace.threads, 2u);
     EXPECT_EQ(d.trace.traced_ops, 1000u);
     EXPECT_EQ(d.trace.records, 60u);
+    // perf's report has no store classes or cycles; the run counted its own operations.
+    EXPECT_EQ(d.traced_ops(), 1000u);
+    EXPECT_EQ(d.dropped_records(), std::nullopt);
+    EXPECT_FALSE(d.trace.known.store_hitm);
+    EXPECT_FALSE(d.trace.known.stall_cycles);
     ASSERT_FALSE(imported.metrics.empty());
     for (const store::Metric& m : imported.metrics)
         EXPECT_EQ(m.source, store::Source::measured) << m.name;
@@ -455,7 +460,7 @@ TEST_F(PerfC2cTest, RunStoresPerfsTablesWithTheRunsObjects) {
         store::Database db = store::Database::open(dir_ / "perf.db");
         Progress progress(ProgressStyle::none);
         RunExecutor executor(db, progress);
-        const auto summaries = executor.execute(perf_request(fake(f)));
+        const auto summaries = executor.execute(RunExecutor::validate(perf_request(fake(f))));
         ASSERT_EQ(summaries.size(), 1u);
         ASSERT_TRUE(summaries[0].ok) << summaries[0].error;
         run_id = summaries[0].run_id;
@@ -498,7 +503,7 @@ TEST_F(PerfC2cTest, PerfFailingDuringARunFailsThatRunWithItsReason) {
     store::Database db = store::Database::open(dir_ / "perf.db");
     Progress progress(ProgressStyle::none);
     RunExecutor executor(db, progress);
-    const auto summaries = executor.execute(perf_request(fake(f)));
+    const auto summaries = executor.execute(RunExecutor::validate(perf_request(fake(f))));
     ASSERT_EQ(summaries.size(), 1u);
     EXPECT_FALSE(summaries[0].ok);
     EXPECT_EQ(summaries[0].error, "--c2c perf: perf c2c record failed: lost the target (exit 1)");

@@ -1,8 +1,11 @@
 // Writes the seed corpus of fuzz_btf_layout into the directory given: small BTF blobs built
 // with libbpf's writer, each covering what the layout reader distinguishes (a struct with
 // CACHELINE_PADDING markers and cache line groups, bitfields, anonymous unions and structs,
-// nested structs through typedefs, arrays of structs, a page_counter the engine maps). Built at
-// test time so that no binary blobs live in git.
+// nested structs through typedefs, arrays of structs, a page_counter the engine maps, a
+// module's split BTF over the fuzzer's base). Built at test time so that no binary blobs live
+// in git.
+#include "tests/fuzz/fuzz_btf_base.hpp"
+
 #include <bpf/btf.h>
 #include <cstdio>
 #include <fstream>
@@ -73,6 +76,21 @@ struct btf* anonymous_and_nested() {
     return b;
 }
 
+// struct mod_stats {struct list_head node; unsigned long hits; unsigned char flag;} over the
+// base; only the split part is written. The base is freed after it (it outlives the split).
+bool write_module_split(const std::string& dir) {
+    struct btf* base = hitmap::fuzz::new_split_base();
+    struct btf* b = btf__new_empty_split(base);
+    const int u8 = btf__add_int(b, "unsigned char", 1, 0);
+    btf__add_struct(b, "mod_stats", 32);
+    btf__add_field(b, "node", 3, 0, 0);
+    btf__add_field(b, "hits", 1, 128, 0);
+    btf__add_field(b, "flag", u8, 192, 0);
+    const bool ok = write(dir, "module_split.btf", b);
+    btf__free(base);
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -82,7 +100,8 @@ int main(int argc, char** argv) {
     }
     const std::string dir = argv[1];
     const bool ok = write(dir, "markers_and_bitfields.btf", markers_and_bitfields()) &&
-                    write(dir, "anonymous_and_nested.btf", anonymous_and_nested());
+                    write(dir, "anonymous_and_nested.btf", anonymous_and_nested()) &&
+                    write_module_split(dir);
     if (!ok)
         std::fprintf(stderr, "%s: cannot write into %s\n", argv[0], argv[1]);
     return ok ? 0 : 1;

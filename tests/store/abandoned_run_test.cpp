@@ -2,6 +2,7 @@
 // readers see it at once, the next writer stores it; a live writer's run stays running.
 #include "collector/store/database.hpp"
 #include "collector/store/process_identity.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "tests/store/store_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -48,7 +49,7 @@ TEST(AbandonedRuns, RunOfADeadWriterIsAbandonedForReadersAndStoredSoByTheNextWri
     const auto run = writer.run(id);
     EXPECT_EQ(run->status, RunStatus::abandoned);
     EXPECT_NE(run->note.value_or("").find("process ended"), std::string::npos);
-    EXPECT_EQ(writer.sql().execAndGet("SELECT status FROM run").getString(), "abandoned");
+    EXPECT_EQ(sql_connection(writer).execAndGet("SELECT status FROM run").getString(), "abandoned");
 }
 
 TEST(AbandonedRuns, RunOfALiveWriterStaysRunning) {

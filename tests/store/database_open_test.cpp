@@ -1,5 +1,6 @@
 // Opening rules: what is created, what is refused untouched, and the I/O failures.
 #include "collector/store/database.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "tests/store/store_test_support.hpp"
 
 #include <SQLiteCpp/Database.h>
@@ -38,12 +39,14 @@ TEST(DatabaseOpen, FreshDatabaseHasEveryMigrationAndTheApplicationId) {
     auto db = Database::open(dir / "hitmap.db");
 
     EXPECT_EQ(db.schema_version(), Database::latest_schema_version());
-    EXPECT_EQ(db.sql().execAndGet("PRAGMA application_id").getInt(), schemas::application_id);
-    EXPECT_EQ(db.sql().execAndGet("PRAGMA user_version").getInt(),
+    EXPECT_EQ(sql_connection(db).execAndGet("PRAGMA application_id").getInt(),
+              schemas::application_id);
+    EXPECT_EQ(sql_connection(db).execAndGet("PRAGMA user_version").getInt(),
               Database::latest_schema_version());
-    EXPECT_EQ(db.sql().execAndGet("PRAGMA journal_mode").getString(), "wal");
-    EXPECT_EQ(db.sql().execAndGet("PRAGMA foreign_keys").getInt(), 1);
-    SQLite::Statement history(db.sql(), "SELECT version, name FROM schema_version ORDER BY 1");
+    EXPECT_EQ(sql_connection(db).execAndGet("PRAGMA journal_mode").getString(), "wal");
+    EXPECT_EQ(sql_connection(db).execAndGet("PRAGMA foreign_keys").getInt(), 1);
+    SQLite::Statement history(sql_connection(db),
+                              "SELECT version, name FROM schema_version ORDER BY 1");
     for (const auto& migration : schemas::migrations()) {
         ASSERT_TRUE(history.executeStep());
         EXPECT_EQ(history.getColumn(0).getInt(), migration.version);
@@ -51,7 +54,7 @@ TEST(DatabaseOpen, FreshDatabaseHasEveryMigrationAndTheApplicationId) {
     }
     EXPECT_FALSE(history.executeStep());
     for (const char* table : {"machine", "run", "run_metric"})
-        EXPECT_TRUE(db.sql().tableExists(table)) << table;
+        EXPECT_TRUE(sql_connection(db).tableExists(table)) << table;
 }
 
 TEST(DatabaseOpen, ZeroLengthFileCountsAsNew) {

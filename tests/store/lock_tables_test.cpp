@@ -5,6 +5,7 @@
 #include "collector/store/database.hpp"
 #include "collector/store/errors.hpp"
 #include "collector/store/lock_tables.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "tests/store/store_test_support.hpp"
 #include "tests/support/read_file.hpp"
 #include "tests/support/shared_dir.hpp"
@@ -33,7 +34,7 @@ protected:
         return id;
     }
     int count(const char* table) {
-        return db.sql().execAndGet(std::string("SELECT count(*) FROM ") + table).getInt();
+        return sql_connection(db).execAndGet(std::string("SELECT count(*) FROM ") + table).getInt();
     }
 };
 
@@ -107,12 +108,12 @@ TEST_F(LockTablesTest, EveryFieldRoundTripsInOrder) {
 
 TEST_F(LockTablesTest, AbsentCountersAreNullNotZero) {
     run_with({full_report()});
-    EXPECT_EQ(db.sql()
+    EXPECT_EQ(sql_connection(db)
                   .execAndGet("SELECT count(*) FROM lock_class_stat WHERE name = 'lonely' AND "
                               "side IS NULL AND contentions IS NULL")
                   .getInt(),
               1);
-    EXPECT_EQ(db.sql()
+    EXPECT_EQ(sql_connection(db)
                   .execAndGet("SELECT acq_bounces IS NULL AND hold_max_ns IS NULL FROM "
                               "lock_class_stat WHERE side = 'write'")
                   .getInt(),
@@ -144,7 +145,7 @@ TEST_F(LockTablesTest, CounterBeyondSqliteRangeDropsTheWholeFinish) {
 
 TEST_F(LockTablesTest, DeletingTheRunDeletesItsLockTables) {
     const auto id = run_with({full_report()});
-    SQLite::Statement del(db.sql(), "DELETE FROM run WHERE id = ?");
+    SQLite::Statement del(sql_connection(db), "DELETE FROM run WHERE id = ?");
     del.bind(1, id);
     del.exec();
     for (const char* table : {"lock_table", "lock_class_stat", "lock_point", "lock_wait_hist"})
@@ -235,7 +236,7 @@ TEST_F(LockTablesTest, TableWriterFinishStoresTheEndFields) {
 
 TEST_F(LockTablesTest, PointOfAMissingClassIsCorrupt) {
     const auto id = run_with({full_report()});
-    db.sql().exec("UPDATE lock_point SET class_position = 7 WHERE kind = 'contending'");
+    sql_connection(db).exec("UPDATE lock_point SET class_position = 7 WHERE kind = 'contending'");
     EXPECT_THROW(read_lock_tables(db, id), CorruptDatabase);
 }
 

@@ -1,8 +1,11 @@
 // The embedded migration list, and migrating an older file (with an injected list).
+#include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "tests/store/store_test_support.hpp"
 
 #include <SQLiteCpp/Database.h>
+#include <algorithm>
 #include <array>
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -83,9 +86,10 @@ TEST(Migrations, OlderFileIsBackedUpThenMigrated) {
     auto db = Database::open(dir / "hitmap.db", {}, migrations);
 
     EXPECT_EQ(db.schema_version(), current + 1);
-    EXPECT_TRUE(db.sql().tableExists("extra"));
-    EXPECT_THAT(db.sql().execAndGet("SELECT group_concat(name) FROM schema_version").getString(),
-                ::testing::EndsWith(",extra"));
+    EXPECT_TRUE(sql_connection(db).tableExists("extra"));
+    EXPECT_THAT(
+        sql_connection(db).execAndGet("SELECT group_concat(name) FROM schema_version").getString(),
+        ::testing::EndsWith(",extra"));
     ASSERT_TRUE(db.run(run_id));
     EXPECT_EQ(db.metrics(run_id).size(), 1u);
 
@@ -105,15 +109,17 @@ TEST(Migrations, ProvenanceOfOlderRuns) {
     std::int64_t imported = 0, traced = 0, measured = 0, predicted = 0, running = 0;
     {
         auto db = Database::open(dir / "hitmap.db", {}, schemas::migrations().first(4));
-        const auto here = insert_old_machine(db.sql(), "box");
-        const auto unknown = insert_old_machine(db.sql(), "unknown (imported)");
-        imported = insert_old_run(db.sql(), unknown, "import:lockstat", nullptr, "complete");
-        traced = insert_old_run(db.sql(), here, "w", "software", "complete");
-        measured = insert_old_run(db.sql(), here, "w", nullptr, "complete");
-        predicted = insert_old_run(db.sql(), here, "w", "predicted", "complete");
-        running = insert_old_run(db.sql(), here, "w", nullptr, "running");
-        db.sql().exec("INSERT INTO run_metric (run_id, name, value, unit, available) VALUES "
-                      "(2, 'c2c.records', 5, 'records', 1), (2, 'task-clock', 9, 'ns', 1)");
+        const auto here = insert_old_machine(sql_connection(db), "box");
+        const auto unknown = insert_old_machine(sql_connection(db), "unknown (imported)");
+        imported =
+            insert_old_run(sql_connection(db), unknown, "import:lockstat", nullptr, "complete");
+        traced = insert_old_run(sql_connection(db), here, "w", "software", "complete");
+        measured = insert_old_run(sql_connection(db), here, "w", nullptr, "complete");
+        predicted = insert_old_run(sql_connection(db), here, "w", "predicted", "complete");
+        running = insert_old_run(sql_connection(db), here, "w", nullptr, "running");
+        sql_connection(db).exec(
+            "INSERT INTO run_metric (run_id, name, value, unit, available) VALUES "
+            "(2, 'c2c.records', 5, 'records', 1), (2, 'task-clock', 9, 'ns', 1)");
     }
     auto db = Database::open(dir / "hitmap.db");
     const auto imp = db.run(imported);
@@ -149,9 +155,9 @@ TEST(Migrations, TraceClockOfOlderTracesIsAccess) {
     std::int64_t run_id = 0;
     {
         auto db = Database::open(dir / "hitmap.db", {}, schemas::migrations().first(2));
-        run_id = insert_old_run(db.sql(), insert_old_machine(db.sql(), "box"), "w", "software",
-                                "complete");
-        SQLite::Statement insert(db.sql(),
+        run_id = insert_old_run(sql_connection(db), insert_old_machine(sql_connection(db), "box"),
+                                "w", "software", "complete");
+        SQLite::Statement insert(sql_connection(db),
                                  "INSERT INTO run_trace (run_id, path, format, threads, records, "
                                  "traced_ops, dropped_records, cpu_migrations, model_cpus, "
                                  "line_size) VALUES (?, 'old.db.traces/run-1.trace.zst', "
@@ -160,13 +166,79 @@ TEST(Migrations, TraceClockOfOlderTracesIsAccess) {
         insert.exec();
     }
     auto db = Database::open(dir / "hitmap.db");
-    SQLite::Statement clock(db.sql(), "SELECT clock FROM run_trace WHERE run_id = ?");
+    SQLite::Statement clock(sql_connection(db), "SELECT clock FROM run_trace WHERE run_id = ?");
     clock.bind(1, run_id);
     ASSERT_TRUE(clock.executeStep());
     EXPECT_EQ(clock.getColumn(0).getString(), "access");
     // 0006: paths name the file in the database's own trace folder, whatever it is called now.
-    EXPECT_EQ(db.sql().execAndGet("SELECT path FROM run_trace").getString(), "run-1.trace.zst");
-    EXPECT_THROW(db.sql().exec("UPDATE run_trace SET clock = 'sundial'"), SQLite::Exception);
+    EXPECT_EQ(sql_connection(db).execAndGet("SELECT path FROM run_trace").getString(),
+              "run-1.trace.zst");
+    EXPECT_THROW(sql_connection(db).exec("UPDATE run_trace SET clock = 'sundial'"),
+                 SQLite::Exception);
+}
+
+// Runs stored before 0011 kept the counts their source could not give as 0: the migration
+// marks them unknown by the source that wrote them (import, --c2c perf, --c2c hardware), and
+// a replay's stay known.
+TEST(Migrations, OlderImportedAndSampledRunsMarkTheirUnknownCounts) {
+    const auto migration =
+        std::find_if(schemas::migrations().begin(), schemas::migrations().end(),
+                     [](const schemas::Migration& m) { return m.name == "unknown_counts"; });
+    ASSERT_NE(migration, schemas::migrations().end());
+    struct Old {
+        const char* c2c_source;
+        const char* format;
+        std::int64_t id;
+    };
+    std::array<Old, 4> runs{{{"perf-c2c", "perf-c2c-report", 0},
+                             {"perf", "perf-c2c-report", 0},
+                             {"hardware", "perf-samples:intel_pebs", 0},
+                             {"software", "hitmap-trace-v1+zstd", 0}}};
+    TempDir dir;
+    {
+        auto db = Database::open(
+            dir / "hitmap.db", {},
+            schemas::migrations().first(static_cast<std::size_t>(migration->version - 1)));
+        const std::int64_t machine = db.upsert_machine(detect_machine(), "{}");
+        SQLite::Statement trace(sql_connection(db),
+                                "INSERT INTO run_trace (run_id, format, threads, records, "
+                                "traced_ops, dropped_records, cpu_migrations, model_cpus, "
+                                "line_size, clock) VALUES (?, ?, 2, 10, 0, 0, 0, "
+                                "'recorded', 64, 'sampled')");
+        for (Old& run : runs) {
+            RunRecord record = testing::sample_run(machine);
+            record.c2c_source = run.c2c_source;
+            run.id = db.begin_run(record);
+            trace.bind(1, run.id);
+            trace.bind(2, run.format);
+            trace.exec();
+            trace.reset();
+        }
+    }
+    auto db = Database::open(dir / "hitmap.db");
+    const auto known = [&](const Old& run) {
+        const auto data = read_c2c(db, run.id);
+        EXPECT_TRUE(data) << run.c2c_source;
+        return data ? data->trace.known : KnownCounts{};
+    };
+    EXPECT_EQ(known(runs[0]), (KnownCounts{.store_hitm = false,
+                                           .store_shared = false,
+                                           .invalidations = false,
+                                           .stall_cycles = false,
+                                           .traced_ops = false,
+                                           .dropped_records = false,
+                                           .cpu_migrations = false}));
+    EXPECT_EQ(known(runs[1]), (KnownCounts{.store_hitm = false,
+                                           .store_shared = false,
+                                           .invalidations = false,
+                                           .stall_cycles = false,
+                                           .dropped_records = false,
+                                           .cpu_migrations = false}));
+    EXPECT_EQ(known(runs[2]), (KnownCounts{.store_hitm = false,
+                                           .store_shared = false,
+                                           .invalidations = false,
+                                           .cpu_migrations = false}));
+    EXPECT_EQ(known(runs[3]), KnownCounts{});
 }
 
 // 0007 rebuilt the lock row tables with the same constraints, written as comparisons.
@@ -176,7 +248,7 @@ TEST(Migrations, LockRowsSurviveTheRebuildAndKeepTheirConstraints) {
         auto db = Database::open(dir / "hitmap.db", {}, schemas::migrations().first(6));
         const auto run =
             db.begin_run(testing::sample_run(db.upsert_machine(detect_machine(), "{}")));
-        db.sql().exec(fmt::format(
+        sql_connection(db).exec(fmt::format(
             "INSERT INTO lock_table (id, run_id, position, source, format, has_header, "
             "lockdep_disabled, excerpt) VALUES (1, {0}, 0, 'lockstat', 'lockstat_v04', 1, 0, 0);"
             "INSERT INTO lock_class_stat (table_id, run_id, class_position, name, key, "
@@ -187,21 +259,22 @@ TEST(Migrations, LockRowsSurviveTheRebuildAndKeepTheirConstraints) {
             run));
     }
     auto db = Database::open(dir / "hitmap.db");
-    EXPECT_EQ(db.sql()
+    EXPECT_EQ(sql_connection(db)
                   .execAndGet("SELECT group_concat(name || ':' || coalesce(contentions, "
                               "'-'), ' ') FROM lock_class_stat ORDER BY class_position")
                   .getString(),
               "a:5 b:-");
-    EXPECT_EQ(db.sql().execAndGet("SELECT count(*) FROM lock_point").getInt(), 1);
-    EXPECT_FALSE(db.sql()
+    EXPECT_EQ(sql_connection(db).execAndGet("SELECT count(*) FROM lock_point").getInt(), 1);
+    EXPECT_FALSE(sql_connection(db)
                      .execAndGet("SELECT count(*) FROM sqlite_schema WHERE name = "
                                  "'lock_class_stat_by_run'")
                      .getInt());
     // The same insert with valid values goes in: the refusals below are the constraints'.
-    db.sql().exec(fmt::format("INSERT INTO lock_class_stat (table_id, run_id, class_position, "
-                              "name, key, class_format, side, contentions) VALUES (1, {}, 2, "
-                              "'c', 'cgroup', 'x', 'read', 1)",
-                              db.sql().execAndGet("SELECT run_id FROM lock_table").getInt64()));
+    sql_connection(db).exec(
+        fmt::format("INSERT INTO lock_class_stat (table_id, run_id, class_position, "
+                    "name, key, class_format, side, contentions) VALUES (1, {}, 2, "
+                    "'c', 'cgroup', 'x', 'read', 1)",
+                    sql_connection(db).execAndGet("SELECT run_id FROM lock_table").getInt64()));
     for (const char* bad :
          {"INSERT INTO lock_class_stat (table_id, run_id, class_position, name, key, "
           "class_format) VALUES (1, 1, 3, 'c', 'bogus', 'x')",
@@ -210,7 +283,7 @@ TEST(Migrations, LockRowsSurviveTheRebuildAndKeepTheirConstraints) {
           "INSERT INTO lock_class_stat (table_id, run_id, class_position, name, key, "
           "class_format, contentions) VALUES (1, 1, 3, 'c', 'caller', 'x', 1)",
           "INSERT INTO lock_point VALUES (1, 0, 'elsewhere', 1, 3, '0x1', 'f')"})
-        EXPECT_THROW(db.sql().exec(bad), SQLite::Exception) << bad;
+        EXPECT_THROW(sql_connection(db).exec(bad), SQLite::Exception) << bad;
 }
 
 TEST(Migrations, FailingMigrationKeepsThePreviousVersion) {
@@ -227,7 +300,7 @@ TEST(Migrations, FailingMigrationKeepsThePreviousVersion) {
 
     auto db = Database::open(dir / "hitmap.db", {}, current_only());
     EXPECT_EQ(db.schema_version(), current);
-    EXPECT_FALSE(db.sql().tableExists("extra"));
+    EXPECT_FALSE(sql_connection(db).tableExists("extra"));
     EXPECT_TRUE(db.run(run_id));
 }
 
@@ -238,7 +311,7 @@ TEST(Migrations, MigrationBreakingAForeignKeyIsRolledBack) {
 
     EXPECT_THROW(Database::open(dir / "hitmap.db", {}, orphaning), MigrationError);
     auto db = Database::open(dir / "hitmap.db", {}, current_only());
-    EXPECT_EQ(db.sql().execAndGet("SELECT count(*) FROM machine").getInt(), 1);
+    EXPECT_EQ(sql_connection(db).execAndGet("SELECT count(*) FROM machine").getInt(), 1);
 }
 
 TEST(Migrations, FileNewerThanTheListIsRefused) {
@@ -263,7 +336,8 @@ TEST(Migrations, ReadOnlyOpenOfAnOlderFileReadsAMigratedCopyAndLeavesTheFileUnto
                                  with_next("extra", "CREATE TABLE extra (x); "
                                                     "INSERT INTO extra VALUES (42);"));
         EXPECT_EQ(db.schema_version(), current + 1);
-        EXPECT_EQ(db.sql().execAndGet("SELECT x FROM extra").getInt(), 42) << "migrated copy";
+        EXPECT_EQ(sql_connection(db).execAndGet("SELECT x FROM extra").getInt(), 42)
+            << "migrated copy";
         ASSERT_TRUE(db.run(id).has_value());
     }
     EXPECT_EQ(testing::snapshot(dir / "hitmap.db"), before);

@@ -1,5 +1,6 @@
 // Machines, runs and metrics: round trips, crash visibility and the one-transaction finish.
 #include "collector/store/database.hpp"
+#include "collector/store/sql_connection.hpp"
 #include "tests/store/store_test_support.hpp"
 
 #include <SQLiteCpp/Database.h>
@@ -28,7 +29,7 @@ protected:
     std::int64_t machine_id = db.upsert_machine(test_machine, R"({"hitm": true})");
 
     int count(const char* table) {
-        return db.sql().execAndGet(std::string("SELECT count(*) FROM ") + table).getInt();
+        return sql_connection(db).execAndGet(std::string("SELECT count(*) FROM ") + table).getInt();
     }
 };
 
@@ -99,8 +100,9 @@ TEST_F(RunsTest, FinishedRunAndMetricsRoundTrip) {
     EXPECT_LE(run->started_at, *run->finished_at);
 
     EXPECT_EQ(db.metrics(id), metrics);
-    EXPECT_TRUE(
-        db.sql().execAndGet("SELECT value FROM run_metric WHERE name = 'lock_wait_p99'").isNull());
+    EXPECT_TRUE(sql_connection(db)
+                    .execAndGet("SELECT value FROM run_metric WHERE name = 'lock_wait_p99'")
+                    .isNull());
 }
 
 TEST_F(RunsTest, FilterSelectsByWorkloadVariantStatusAndIds) {
@@ -125,7 +127,8 @@ TEST_F(RunsTest, FilterSelectsByWorkloadVariantStatusAndIds) {
 }
 
 TEST_F(RunsTest, ExtraWritesCommitWithTheRun) {
-    db.sql().exec("CREATE TABLE scratch_extra (run_id INTEGER REFERENCES run (id), name TEXT)");
+    sql_connection(db).exec(
+        "CREATE TABLE scratch_extra (run_id INTEGER REFERENCES run (id), name TEXT)");
     const auto id = db.begin_run(sample_run(machine_id));
 
     db.finish_run(id, {}, [&](SQLite::Database& sql) {
@@ -139,7 +142,8 @@ TEST_F(RunsTest, ExtraWritesCommitWithTheRun) {
 }
 
 TEST_F(RunsTest, ThrowingExtraRollsEverythingBack) {
-    db.sql().exec("CREATE TABLE scratch_extra (run_id INTEGER REFERENCES run (id), name TEXT)");
+    sql_connection(db).exec(
+        "CREATE TABLE scratch_extra (run_id INTEGER REFERENCES run (id), name TEXT)");
     const auto id = db.begin_run(sample_run(machine_id));
     const RunOutcome outcome{.ops = 10, .metrics = {{.name = "hitm", .value = 1}}};
 
