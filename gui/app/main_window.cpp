@@ -7,6 +7,7 @@
 #include "gui/views/compare_view.hpp"
 #include "gui/views/doctor_dialog.hpp"
 #include "gui/views/empty_state.hpp"
+#include "gui/views/layout_view.hpp"
 #include "gui/views/line_detail_view.hpp"
 #include "gui/views/locks_view.hpp"
 #include "gui/views/run_browser.hpp"
@@ -44,7 +45,8 @@ MainWindow::MainWindow(QWidget* parent)
     , detail_(new LineDetailView(this))
     , compare_(new CompareView(this))
     , scaling_(new ScalingView(this))
-    , locks_(new LocksView(this)) {
+    , locks_(new LocksView(this))
+    , layouts_(new LayoutView(this)) {
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(cachelines_);
     split->addWidget(detail_);
@@ -54,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(compare_, tr("Compare"));
     tabs_->addTab(scaling_, tr("Scaling"));
     tabs_->addTab(locks_, tr("Locks"));
+    tabs_->addTab(layouts_, tr("Layout"));
     stack_->addWidget(empty_);
     stack_->addWidget(tabs_);
     setCentralWidget(stack_);
@@ -73,6 +76,10 @@ MainWindow::MainWindow(QWidget* parent)
         emit compareShown();
     });
     connect(loader_, &DbLoader::reportLoaded, this, [this](auto report) { writeReport(*report); });
+    connect(loader_, &DbLoader::layoutsLoaded, layouts_, &LayoutView::setCatalog);
+    connect(loader_, &DbLoader::kernelLayoutLoaded, layouts_, &LayoutView::setKernelLayout);
+    connect(loader_, &DbLoader::kernelLayoutFailed, layouts_, &LayoutView::setKernelLayoutError);
+    connect(layouts_, &LayoutView::kernelLayoutRequested, loader_, &DbLoader::loadKernelLayout);
     connect(loader_, &DbLoader::loadFailed, this,
             [this](const QString& reason) { statusBar()->showMessage(reason, 10000); });
     connect(browser_, &RunBrowser::runSelected, this, &MainWindow::selectRun);
@@ -146,6 +153,8 @@ void MainWindow::showRuns(const RunList& list) {
     browser_->model()->setRuns(runs_);
     compare_->setRuns(runs_);
     scaling_->setRuns(runs_);
+    if (list.exists)
+        loader_->loadLayouts();
     if (runs_.empty()) {
         empty_->setPath(list.path, list.exists);
         stack_->setCurrentWidget(empty_);
@@ -189,6 +198,7 @@ void MainWindow::showRun(std::shared_ptr<const RunDetail> detail) {
     cachelines_->setRun(run_);
     cachelines_->selectRank(0);
     locks_->setRun(run_);
+    layouts_->setRun(run_);
     emit runShown(run_->run.id);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The main window: run browser on the left; cachelines (table + line detail), compare and
-// scaling as tabs; the empty state when there is nothing to show. All store reads go through
-// the DbLoader, off the GUI thread.
+// The main window: run browser on the left; cachelines (table + line detail), compare, scaling,
+// locks and struct layouts as tabs; the empty state when there is nothing to show. All store reads
+// go through the DbLoader, off the GUI thread.
 #include "collector/c2c/replay_result.hpp"
 #include "gui/export/report_export.hpp"
 #include "gui/models/db_loader.hpp"
@@ -18,6 +18,7 @@ namespace hitmap::gui {
 class CachelineTable;
 class CompareView;
 class EmptyState;
+class LayoutView;
 class LineDetailView;
 class LocksView;
 class RunBrowser;
@@ -26,7 +27,7 @@ class ScalingView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { CachelinesTab, CompareTab, ScalingTab, LocksTab };
+    enum Tab { CachelinesTab, CompareTab, ScalingTab, LocksTab, LayoutTab };
 
     explicit MainWindow(QWidget* parent = nullptr);
 
@@ -44,6 +45,7 @@ public:
     CompareView* compare() const { return compare_; }
     ScalingView* scaling() const { return scaling_; }
     LocksView* locks() const { return locks_; }
+    LayoutView* layouts() const { return layouts_; }
     const std::vector<store::RunRecord>& runs() const { return runs_; }
     std::shared_ptr<const RunDetail> currentRun() const { return run_; }
     bool showingEmptyState() const;
@@ -82,6 +84,7 @@ private:
     CompareView* compare_;
     ScalingView* scaling_;
     LocksView* locks_;
+    LayoutView* layouts_;
     QMenu* recent_;
     std::vector<store::RunRecord> runs_;
     std::shared_ptr<const RunDetail> run_;

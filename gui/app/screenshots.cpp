@@ -3,6 +3,7 @@
 #include "gui/app/main_window.hpp"
 #include "gui/charts/chart_builder.hpp"
 #include "gui/views/compare_view.hpp"
+#include "gui/views/layout_view.hpp"
 #include "gui/views/line_detail_view.hpp"
 #include "gui/views/run_browser.hpp"
 
@@ -106,6 +107,20 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
     window.showTab(MainWindow::ScalingTab);
     settle(window);
     save(&window, QStringLiteral("scaling.png"));
+
+    // The struct of the run's hottest object as the run recorded it, beside the release with
+    // the whole series as its run recorded it: the limits off the usage line, on one scale.
+    window.showTab(MainWindow::LayoutTab);
+    settle(window);
+    for (const auto& r : window.runs())
+        if (r.variant == "v6.1" && r.threads == run->threads && r.workload == run->workload &&
+            r.c2c_source == "software" && r.status == store::RunStatus::complete) {
+            window.layouts()->chooseLayout(LayoutView::B, LayoutView::Source::stored,
+                                           QStringLiteral("v6.1"));
+            window.layouts()->chooseHeat(LayoutView::B, r.id);
+        }
+    settle(window);
+    save(&window, QStringLiteral("layout.png"));
 
     // Seed 003: the 2009 res_counter lock, one charge per page against Kamezawa's precharge.
     const auto variant_run = [&](const char* variant) -> const store::RunRecord* {

@@ -11,8 +11,9 @@ class MainWindow;
 // Waits (running the event loop) until the window's loader is idle, at most `timeout_ms`.
 bool wait_until_idle(MainWindow& window, int timeout_ms = 30000);
 
-// Writes cacheline-table.png, line-detail.png, compare.png and scaling.png into `dir` and
-// returns the files written; throws std::runtime_error with a one-line reason.
+// Writes cacheline-table.png, line-detail.png, compare.png, scaling.png and layout.png (and
+// locks.png, locks-compare.png for res_counter runs) into `dir` and returns the files written;
+// throws std::runtime_error with a one-line reason.
 QStringList write_screenshots(const QString& db_path, const QString& dir);
 
 } // namespace hitmap::gui

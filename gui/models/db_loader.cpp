@@ -1,5 +1,6 @@
 #include "gui/models/db_loader.hpp"
 
+#include "collector/btf/layout_source.hpp"
 #include "collector/store/database.hpp"
 
 #include <QFileInfo>
@@ -42,6 +43,11 @@ analysis::Report read_report(const QString& path, const analysis::ReportRequest&
     return analysis::build_report(db, request);
 }
 
+analysis::LayoutCatalog read_layout_catalog(const QString& path) {
+    auto db = open_read_only(path);
+    return analysis::read_layout_catalog(db);
+}
+
 // The one job helper: `read` runs on the pool and its value (or error text) comes back on
 // this object's thread, where an answer to a superseded request (`generation` moved on) is
 // dropped and the others go to `done` or `failed`.
@@ -74,6 +80,7 @@ void DbLoader::openDatabase(const QString& path) {
     ++run_generation_; // runs and details of another file are stale
     ++compare_generation_;
     ++report_generation_;
+    ++layouts_generation_;
     request(
         open_generation_, [path] { return read_run_list(path); },
         [this](RunList runs) { emit runsLoaded(runs); },
@@ -104,6 +111,28 @@ void DbLoader::loadReport(const analysis::ReportRequest& wanted) {
             emit reportLoaded(std::make_shared<const analysis::Report>(std::move(r)));
         },
         [this](const QString& reason) { emit loadFailed(reason); });
+}
+
+void DbLoader::loadLayouts() {
+    request(
+        layouts_generation_, [path = path_] { return read_layout_catalog(path); },
+        [this](analysis::LayoutCatalog c) {
+            emit layoutsLoaded(std::make_shared<const analysis::LayoutCatalog>(std::move(c)));
+        },
+        [this](const QString& reason) { emit loadFailed(reason); });
+}
+
+void DbLoader::loadKernelLayout(const QString& struct_name) {
+    request(
+        kernel_generation_,
+        [name = struct_name.toStdString()] { return btf::resolve_layout(name, "btf"); },
+        [this, struct_name](engine::Layout l) {
+            emit kernelLayoutLoaded(struct_name,
+                                    std::make_shared<const engine::Layout>(std::move(l)));
+        },
+        [this, struct_name](const QString& reason) {
+            emit kernelLayoutFailed(struct_name, reason);
+        });
 }
 
 } // namespace hitmap::gui

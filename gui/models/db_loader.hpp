@@ -1,7 +1,9 @@
 #pragma once
 // Reads the store off the GUI thread. Every request opens its own read-only connection in a
 // pool thread; results come back on the GUI thread as plain values. Latest request wins: a
-// result whose generation was superseded while it was loading is dropped.
+// result whose generation was superseded while it was loading is dropped. The running kernel's
+// BTF, which the layout view reads, is read the same way.
+#include "collector/analysis/layout_catalog.hpp"
 #include "collector/analysis/report_data.hpp"
 #include "collector/analysis/run_detail.hpp"
 #include "collector/store/records.hpp"
@@ -35,6 +37,10 @@ public:
     void loadCompare(qint64 before, qint64 after);
     // The report of an export; drawing and writing it is the caller's, on the GUI thread.
     void loadReport(const analysis::ReportRequest& wanted);
+    // The layouts stored with the runs and the runs' heat per struct (the layout view).
+    void loadLayouts();
+    // `struct_name` as the running kernel's BTF lays it out (btf::resolve_layout "btf").
+    void loadKernelLayout(const QString& struct_name);
     // For tests: true while any request is in flight.
     bool busy() const { return pending_ > 0; }
 
@@ -44,6 +50,12 @@ signals:
     void runLoaded(std::shared_ptr<const hitmap::analysis::RunDetail> detail);
     void compareLoaded(std::shared_ptr<const hitmap::analysis::CompareData> data);
     void reportLoaded(std::shared_ptr<const hitmap::analysis::Report> report);
+    void layoutsLoaded(std::shared_ptr<const hitmap::analysis::LayoutCatalog> catalog);
+    void kernelLayoutLoaded(const QString& struct_name,
+                            std::shared_ptr<const hitmap::engine::Layout> layout);
+    // Why the running kernel has no usable layout of it (no BTF, no such struct, fields the
+    // engine needs missing), in one line.
+    void kernelLayoutFailed(const QString& struct_name, const QString& reason);
     void loadFailed(const QString& reason);
 
 private:
@@ -52,7 +64,7 @@ private:
 
     QString path_;
     unsigned open_generation_ = 0, run_generation_ = 0, compare_generation_ = 0,
-             report_generation_ = 0;
+             report_generation_ = 0, layouts_generation_ = 0, kernel_generation_ = 0;
     int pending_ = 0;
 };
 
@@ -62,5 +74,6 @@ RunList read_run_list(const QString& path);
 RunDetail read_run_detail(const QString& path, qint64 run_id);
 CompareData read_compare(const QString& path, qint64 before, qint64 after);
 analysis::Report read_report(const QString& path, const analysis::ReportRequest& request);
+analysis::LayoutCatalog read_layout_catalog(const QString& path);
 
 } // namespace hitmap::gui

@@ -17,8 +17,10 @@ struct StripBox {
     std::uint32_t size = 0;   // bytes within the strip (a field can straddle its edge)
     double x = 0;             // pixels from the strip's left edge
     double width = 0;
-    // Summed over the strip's lines; nullopt when not counted: drawn uncoloured, rates "–".
+    // Summed over the strip's lines; nullopt when not counted (the layout view's fields a run
+    // did not count, or all of them when no run is chosen): drawn uncoloured, rates "–".
     std::optional<c2c::ClassCounts> counts;
+    bool moved = false; // the layout view's diff: on another line in the other layout, outlined
 };
 
 struct StripLayout {

@@ -14,6 +14,7 @@ namespace {
 constexpr int kTitleHeight = 20;
 constexpr int kRulerHeight = 16;
 const QColor kUncounted(228, 228, 232); // apart from heat_color(0), a counted zero
+const QColor kMoved(25, 118, 210);
 } // namespace
 
 StripWidget::StripWidget(QWidget* parent)
@@ -67,6 +68,10 @@ void StripWidget::paintEvent(QPaintEvent*) {
         p.fillRect(b, box.counts ? heat_color(t) : kUncounted);
         p.setPen(QColor(90, 90, 90));
         p.drawRect(b);
+        if (box.moved) {
+            p.setPen(QPen(kMoved, 3));
+            p.drawRect(b.adjusted(1.5, 1.5, -1.5, -1.5));
+        }
         p.setPen(t > 0.75 ? Qt::white : Qt::black);
         // "memory.usage" where it fits, else its last part ("usage"): a narrow box shows the
         // member, its tooltip the whole path.

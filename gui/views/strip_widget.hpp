@@ -1,7 +1,7 @@
 #pragma once
 // Draws one StripLayout: the line's bytes left to right, each field a box coloured by its
 // transfers (grey when not counted), with its name inside and its loads/stores/HITM in the
-// tooltip.
+// tooltip; a field the compared layout puts on another line is outlined in blue.
 #include "gui/models/strip_layout.hpp"
 
 #include <QWidget>

@@ -1,5 +1,7 @@
 #include "fixture.hpp"
 
+#include "gui/models/db_loader.hpp"
+
 #include <QProcess>
 
 namespace hitmap::gui::test {
@@ -20,6 +22,13 @@ QString make_fixture(const QString& db) {
          QStringLiteral("--duration"), QStringLiteral("200ms"), QStringLiteral("--trace-mb"),
          QStringLiteral("8"), QStringLiteral("--progress"), QStringLiteral("none")},
         db);
+}
+
+FixtureRuns fixture_runs(const QString& db) {
+    FixtureRuns ids;
+    for (const auto& r : read_run_list(db).runs)
+        (r.variant == "v6.0" ? ids.v60 : ids.v61) = r.id;
+    return ids;
 }
 
 } // namespace hitmap::gui::test

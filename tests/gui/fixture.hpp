@@ -3,6 +3,7 @@
 // 2 threads with software c2c.
 #include <QString>
 #include <QStringList>
+#include <QtGlobal>
 
 namespace hitmap::gui::test {
 
@@ -10,5 +11,11 @@ namespace hitmap::gui::test {
 QString run_collector(const QStringList& args, const QString& db);
 // Writes the fixture into `db`; returns an error text, empty on success.
 QString make_fixture(const QString& db);
+
+// The ids of the fixture's two runs; 0 where one is missing.
+struct FixtureRuns {
+    qint64 v60 = 0, v61 = 0;
+};
+FixtureRuns fixture_runs(const QString& db);
 
 } // namespace hitmap::gui::test

@@ -66,8 +66,9 @@ private slots:
         db_ = dir_.filePath(QStringLiteral("fixture.db"));
         const QString error = test::make_fixture(db_);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        for (const auto& r : read_run_list(db_).runs)
-            (r.variant == "v6.0" ? v60_ : v61_) = r.id;
+        const test::FixtureRuns ids = test::fixture_runs(db_);
+        v60_ = ids.v60;
+        v61_ = ids.v61;
         QVERIFY(v60_ && v61_);
     }
 

@@ -1,0 +1,110 @@
+#include "collector/analysis/layout_map.hpp"
+
+#include "engine/layout/layout_error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace hitmap::analysis {
+
+namespace {
+
+// The bytes of [begin, end) that none of `fields` (sorted by offset) covers.
+std::vector<ByteRange> gaps_of(const std::vector<LineField>& fields, std::uint32_t begin,
+                               std::uint32_t end) {
+    std::vector<ByteRange> gaps;
+    std::uint32_t at = begin;
+    for (const LineField& f : fields) {
+        if (f.offset > at)
+            gaps.push_back({at, f.offset - at});
+        at = std::max(at, f.offset + f.size);
+    }
+    if (end > at)
+        gaps.push_back({at, end - at});
+    return gaps;
+}
+
+void mark_moved(LayoutMap& map, const std::vector<std::string>& moved) {
+    for (LayoutLine& line : map.lines)
+        for (LineField& f : line.fields)
+            f.moved = std::find(moved.begin(), moved.end(), f.name) != moved.end();
+}
+
+} // namespace
+
+std::size_t LayoutMap::lines_with_fields() const {
+    return static_cast<std::size_t>(std::count_if(
+        lines.begin(), lines.end(), [](const LayoutLine& l) { return !l.fields.empty(); }));
+}
+
+LayoutMap map_layout(const engine::Layout& layout, const StructHeat* heat) {
+    if (heat && heat->type != layout.type)
+        throw engine::LayoutError(
+            fmt::format("run {} has no counts of struct {}", heat->run.id, layout.type->name));
+    LayoutMap map;
+    map.struct_name = layout.type->name;
+    map.version = layout.version;
+    map.origin = layout.origin;
+    map.size = layout.size;
+    if (heat) {
+        MapHeat h{heat->run.id, heat->traced_ops, false, {}};
+        for (const engine::Layout& r : heat->recorded) {
+            h.same_layout = h.same_layout || same_layout(r, layout);
+            h.recorded.push_back(r.version);
+        }
+        map.heat = std::move(h);
+    }
+    const std::uint32_t count = (layout.size + map.line_size - 1) / map.line_size;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        LayoutLine line;
+        line.index = i;
+        line.begin = i * map.line_size;
+        line.end = std::min(layout.size, (i + 1) * map.line_size);
+        for (engine::FieldId f = 0; f < layout.placement.size(); ++f) {
+            if (!layout.has(f))
+                continue;
+            const engine::FieldPlacement& p = layout.at(f);
+            const std::uint32_t begin = std::max(p.offset, line.begin);
+            const std::uint32_t end = std::min(p.offset + p.size, line.end);
+            if (begin >= end)
+                continue;
+            LineField field;
+            field.field = f;
+            field.name = layout.field_name(f);
+            field.offset = begin;
+            field.size = end - begin;
+            if (heat)
+                field.counts = heat->fields.at(f);
+            if (field.counts)
+                map.max_transfers = std::max(map.max_transfers, field.counts->transfers());
+            line.fields.push_back(std::move(field));
+        }
+        std::sort(line.fields.begin(), line.fields.end(),
+                  [](const LineField& x, const LineField& y) { return x.offset < y.offset; });
+        line.gaps = gaps_of(line.fields, line.begin, line.end);
+        map.lines.push_back(std::move(line));
+    }
+    return map;
+}
+
+std::uint64_t LayoutPair::max_transfers() const {
+    return std::max(a.max_transfers, b.max_transfers);
+}
+
+LayoutPair compare_layouts(const engine::Layout& a, const StructHeat* heat_a,
+                           const engine::Layout& b, const StructHeat* heat_b) {
+    btf::LayoutDiff diff = btf::diff_layouts(a, b);
+    LayoutPair pair{map_layout(a, heat_a),
+                    map_layout(b, heat_b),
+                    std::move(diff.fields),
+                    std::move(diff.hot),
+                    {}};
+    for (const btf::FieldChange& c : pair.fields)
+        if (btf::LayoutDiff::moved(c))
+            pair.moved.push_back(c.field);
+    mark_moved(pair.a, pair.moved);
+    mark_moved(pair.b, pair.moved);
+    return pair;
+}
+
+} // namespace hitmap::analysis
