@@ -20,13 +20,7 @@ constexpr engine::FieldId kNoField = std::numeric_limits<engine::FieldId>::max()
 
 // What a report can say: not the classes line_counts() lists, nor the counters of a trace of ours
 // (operations, drops, migrations), of which an import has none.
-constexpr store::KnownCounts kReportCounts{.store_hitm = false,
-                                           .store_shared = false,
-                                           .invalidations = false,
-                                           .stall_cycles = false,
-                                           .traced_ops = false,
-                                           .dropped_records = false,
-                                           .cpu_migrations = false};
+constexpr store::KnownCounts kReportCounts = store::KnownCounts::none();
 
 std::string hex(std::uint64_t v) {
     return fmt::format("{:#x}", v);

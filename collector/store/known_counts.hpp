@@ -29,6 +29,17 @@ struct KnownCounts {
     // classes, the known part would read as the whole, so the sum is unknown.
     bool transfers() const { return store_hitm && store_shared; }
 
+    // No count but the classes every source gives (a perf c2c report of a run not ours).
+    static constexpr KnownCounts none() {
+        return {.store_hitm = false,
+                .store_shared = false,
+                .invalidations = false,
+                .stall_cycles = false,
+                .traced_ops = false,
+                .dropped_records = false,
+                .cpu_migrations = false};
+    }
+
     bool operator==(const KnownCounts&) const = default;
 };
 

@@ -115,8 +115,9 @@ private slots:
         const QString error = test::make_fixture(db_);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         list_ = read_run_list(db_);
-        for (const auto& r : list_.runs)
-            (r.variant == "v6.0" ? v60_ : v61_) = r.id;
+        const test::FixtureRuns ids = test::fixture_runs(db_);
+        v60_ = ids.v60;
+        v61_ = ids.v61;
         QVERIFY(v60_ && v61_);
         // The v6.0 trace under the v6.1 run's layouts (mem_cgroup v6.1 holds page_counter v6.1):
         // the compare view shows a prediction only for the after run's own layouts.
@@ -193,13 +194,7 @@ private slots:
         QCOMPARE(cell(line_rows(data), line_columns(), "StoreHitm"), QStringLiteral("0"));
         QCOMPARE(cell(line_rows(data), line_columns(), "Xfer"), QStringLiteral("6"));
 
-        data.trace.known = {.store_hitm = false,
-                            .store_shared = false,
-                            .invalidations = false,
-                            .stall_cycles = false,
-                            .traced_ops = false,
-                            .dropped_records = false,
-                            .cpu_migrations = false};
+        data.trace.known = store::KnownCounts::none();
         const auto lines = line_rows(data);
         QCOMPARE(lines.size(), std::size_t(1));
         check_table(lines, line_columns());

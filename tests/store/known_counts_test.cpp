@@ -8,13 +8,7 @@
 namespace hitmap::store {
 namespace {
 
-const KnownCounts kImported{.store_hitm = false,
-                            .store_shared = false,
-                            .invalidations = false,
-                            .stall_cycles = false,
-                            .traced_ops = false,
-                            .dropped_records = false,
-                            .cpu_migrations = false};
+constexpr KnownCounts kImported = KnownCounts::none();
 
 TEST(KnownCounts, NamesOfTheUnknownRoundTrip) {
     EXPECT_EQ(unknown_names(KnownCounts{}), "");
