@@ -1,5 +1,8 @@
 #include "collector/analysis/layout_catalog.hpp"
 
+#include "engine/layout/layout_error.hpp"
+#include "engine/layout/mem_cgroup_layout.hpp"
+
 #include <algorithm>
 
 namespace hitmap::analysis {
@@ -29,28 +32,71 @@ bool same_layout(const engine::Layout& a, const engine::Layout& b) {
                       });
 }
 
+bool records_layout(const engine::Layout& recorded, const engine::Layout& layout) {
+    if (recorded.type == layout.type)
+        return same_layout(recorded, layout);
+    const auto shape = engine::shape_of(recorded);
+    if (layout.type != &engine::page_counter_type() || !shape)
+        return false;
+    engine::Layout composed;
+    try {
+        composed = engine::compose_mem_cgroup(*shape, layout);
+    } catch (const engine::LayoutError&) {
+        return false;
+    }
+    // Only the counters: the rest of the struct is the shape's, as the run's build had it.
+    for (unsigned c = 0; c < engine::kCounters; ++c)
+        for (engine::FieldId f = 0; f < engine::pc::kCount; ++f) {
+            const engine::FieldId m =
+                engine::counter_field(engine::Counter(c), engine::pc::Field(f));
+            if (composed.has(m) != recorded.has(m) ||
+                (composed.has(m) && (composed.at(m).offset != recorded.at(m).offset ||
+                                     composed.at(m).size != recorded.at(m).size)))
+                return false;
+        }
+    return true;
+}
+
 std::optional<StructHeat> struct_heat(const store::RunRecord& run, const store::C2cData& data,
                                       const engine::StructType& type) {
-    StructHeat heat{run, &type, {}, 0, data.trace.traced_ops, {}};
+    StructHeat heat{run, &type, nullptr, {}, 0, 0, data.traced_ops(), {}};
     heat.fields.resize(type.fields.size());
+    const auto own = [&](const engine::ObjectInfo& o) { return o.layout.type == &type; };
+    const bool embedded = std::none_of(data.objects.begin(), data.objects.end(), own) &&
+                          &type == &engine::page_counter_type();
+    if (embedded)
+        heat.container = &engine::mem_cgroup_type();
+    // The field of `type` an object's field `f` is, if any.
+    const auto field_of = [&](engine::FieldId f) -> std::optional<engine::FieldId> {
+        if (!embedded)
+            return f < heat.fields.size() ? std::optional(f) : std::nullopt;
+        const auto member = engine::counter_member(f);
+        return member ? std::optional<engine::FieldId>(member->field) : std::nullopt;
+    };
     std::vector<engine::ObjectId> objects;
     for (const engine::ObjectInfo& o : data.objects) {
-        if (o.layout.type != &type)
+        if (o.layout.type != (embedded ? heat.container : &type))
             continue;
         objects.push_back(o.id);
         add_distinct(heat.recorded, o.layout);
+        if (!embedded)
+            ++heat.instances;
+        else
+            for (unsigned c = 0; c < engine::kCounters; ++c)
+                heat.instances +=
+                    o.layout.has(engine::counter_field(engine::Counter(c), engine::pc::usage));
         if (!sampled(data.trace))
-            for (engine::FieldId f = 0; f < heat.fields.size(); ++f)
-                if (o.layout.has(f) && !heat.fields[f])
-                    heat.fields[f] = c2c::ClassCounts{};
+            for (engine::FieldId f = 0; f < o.layout.placement.size(); ++f)
+                if (const auto mine = field_of(f); mine && o.layout.has(f) && !heat.fields[*mine])
+                    heat.fields[*mine] = c2c::ClassCounts{};
     }
     if (objects.empty())
         return std::nullopt;
     heat.objects = objects.size();
     for (const c2c::FieldStats& fs : data.result.fields)
-        if (fs.field < heat.fields.size() &&
-            std::find(objects.begin(), objects.end(), fs.line.object) != objects.end()) {
-            auto& counts = heat.fields[fs.field];
+        if (const auto mine = field_of(fs.field);
+            mine && std::find(objects.begin(), objects.end(), fs.line.object) != objects.end()) {
+            auto& counts = heat.fields[*mine];
             counts = counts.value_or(c2c::ClassCounts{});
             *counts += fs.counts;
         }
@@ -77,6 +123,10 @@ LayoutCatalog read_layout_catalog(store::Database& db) {
             if (std::find(types.begin(), types.end(), o.layout.type) == types.end())
                 types.push_back(o.layout.type);
         }
+        // A memcg run's page_counters, inside its mem_cgroups.
+        if (std::find(types.begin(), types.end(), &engine::mem_cgroup_type()) != types.end() &&
+            std::find(types.begin(), types.end(), &engine::page_counter_type()) == types.end())
+            types.push_back(&engine::page_counter_type());
         for (const engine::StructType* type : types)
             catalog.heats.push_back(*struct_heat(run, *data, *type));
     }

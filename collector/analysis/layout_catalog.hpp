@@ -18,6 +18,11 @@ namespace hitmap::analysis {
 // not placement: a stored "v6.0" is the built-in v6.0).
 bool same_layout(const engine::Layout& a, const engine::Layout& b);
 
+// Whether objects recorded under `recorded` had `layout`: the same layout, or for a
+// page_counter, a mem_cgroup of a built-in shape whose four counters sit as `layout` places
+// them (what `--layout page_counter=...` composes).
+bool records_layout(const engine::Layout& recorded, const engine::Layout& layout);
+
 // One layout as a database holds it, with the origin of the first run that recorded it (empty
 // for runs stored before origins were).
 struct StoredLayout {
@@ -25,15 +30,20 @@ struct StoredLayout {
     std::vector<std::int64_t> runs; // the runs with objects under it, ascending
 };
 
-// A run's counts for one struct, summed over every object of that struct in the run: a layout
+// A run's counts for one struct, summed over every instance of that struct in the run: a layout
 // places the fields of all instances alike, and a charge walks the whole hierarchy, so the
-// struct's heat is its instances' together (root, top, mid and leaf of a memcg run).
+// struct's heat is its instances' together (root, top, mid and leaf of a memcg run). A memcg
+// run records mem_cgroups, not page_counters: a page_counter's heat is that of the four
+// counters embedded in each (memory.usage, swap.usage, ... as usage).
 struct StructHeat {
     store::RunRecord run;
     const engine::StructType* type = nullptr;
-    std::vector<engine::Layout> recorded; // the distinct layouts the run's objects had
+    // The run's objects the counts come from: of `type`, or of the struct that embeds it.
+    const engine::StructType* container = nullptr; // null: the objects are of `type`
+    std::vector<engine::Layout> recorded;          // the distinct layouts those objects had
     std::size_t objects = 0;
-    std::uint64_t traced_ops = 0; // for rates per 1,000 operations
+    std::size_t instances = 0; // of `type`: the objects, or the counters placed in them
+    std::optional<std::uint64_t> traced_ops; // for rates per 1,000 operations; none imported
     // By FieldId. nullopt when no recorded layout places the field (the run could not count
     // it), or when the counts are samples (hardware, perf c2c) and none fell on the field,
     // which says nothing about whether it was touched; a zero count from a traced or simulated
@@ -41,7 +51,7 @@ struct StructHeat {
     std::vector<std::optional<c2c::ClassCounts>> fields;
 };
 
-// nullopt when none of the run's objects is of `type`.
+// nullopt when none of the run's objects is of `type` (or, for page_counter, a mem_cgroup).
 std::optional<StructHeat> struct_heat(const store::RunRecord& run, const store::C2cData& data,
                                       const engine::StructType& type);
 

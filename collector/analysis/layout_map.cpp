@@ -49,8 +49,9 @@ LayoutMap map_layout(const engine::Layout& layout, const StructHeat* heat) {
     if (heat) {
         MapHeat h{heat->run.id, heat->traced_ops, false, {}};
         for (const engine::Layout& r : heat->recorded) {
-            h.same_layout = h.same_layout || same_layout(r, layout);
-            h.recorded.push_back(r.version);
+            h.same_layout = h.same_layout || records_layout(r, layout);
+            h.recorded.push_back(
+                r.type == layout.type ? r.version : fmt::format("{} {}", r.type->name, r.version));
         }
         map.heat = std::move(h);
     }

@@ -45,11 +45,12 @@ struct LayoutLine {
 // Where a map's counts come from.
 struct MapHeat {
     std::int64_t run = 0;
-    std::uint64_t traced_ops = 0;
+    std::optional<std::uint64_t> traced_ops;
     // The run recorded the struct under this very layout. Otherwise its counts are of another
     // placement: accesses carry over, but transfers depend on what shares a line.
     bool same_layout = false;
-    std::vector<std::string> recorded; // the versions the run recorded it under
+    // The layouts the run recorded it under: "v6.0", or "mem_cgroup v6.0" for its container.
+    std::vector<std::string> recorded;
 };
 
 struct LayoutMap {

@@ -108,16 +108,20 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
     settle(window);
     save(&window, QStringLiteral("scaling.png"));
 
-    // The struct of the run's hottest object as the run recorded it, beside the release with
-    // the whole series as its run recorded it: the limits off the usage line, on one scale.
+    // Shakeel Butt's patch 2 itself: struct page_counter of v6.0 with the v6.0 run's counters,
+    // beside v6.1's with the v6.1 run's, on one scale: the limits off the usage line.
     window.showTab(MainWindow::LayoutTab);
     settle(window);
+    LayoutView* layouts = window.layouts();
+    layouts->chooseStruct(QStringLiteral("page_counter"));
+    layouts->chooseLayout(LayoutView::A, LayoutView::Source::built_in, QStringLiteral("v6.0"));
+    layouts->chooseHeat(LayoutView::A, run->id);
     for (const auto& r : window.runs())
         if (r.variant == "v6.1" && r.threads == run->threads && r.workload == run->workload &&
             r.c2c_source == "software" && r.status == store::RunStatus::complete) {
-            window.layouts()->chooseLayout(LayoutView::B, LayoutView::Source::stored,
-                                           QStringLiteral("v6.1"));
-            window.layouts()->chooseHeat(LayoutView::B, r.id);
+            layouts->chooseLayout(LayoutView::B, LayoutView::Source::built_in,
+                                  QStringLiteral("v6.1"));
+            layouts->chooseHeat(LayoutView::B, r.id);
         }
     settle(window);
     save(&window, QStringLiteral("layout.png"));

@@ -347,9 +347,17 @@ QString LayoutView::headerText(Side side, const analysis::LayoutMap* map) const 
     if (!map->heat)
         return text + tr("<br>No run: fields uncoloured.");
     const analysis::StructHeat* heat = heatOf(side);
-    text += tr("<br>Heat: transfers of run %1, summed over its %n object(s) of the struct", nullptr,
-               static_cast<int>(heat->objects))
-                .arg(map->heat->run);
+    text += heat->container
+                ? tr("<br>Heat: transfers of run %1, summed over the %2 %3(s) inside its %4 "
+                     "%5 object(s)")
+                      .arg(map->heat->run)
+                      .arg(heat->instances)
+                      .arg(QString::fromStdString(map->struct_name))
+                      .arg(heat->objects)
+                      .arg(QString::fromStdString(heat->container->name))
+                : tr("<br>Heat: transfers of run %1, summed over its %n object(s) of the struct",
+                     nullptr, static_cast<int>(heat->objects))
+                      .arg(map->heat->run);
     if (!map->heat->same_layout) {
         QStringList recorded;
         for (const std::string& v : map->heat->recorded)

@@ -181,6 +181,63 @@ TEST(LayoutCatalog, HeatSumsTheRunsObjectsOfTheStruct) {
     EXPECT_THROW(map_layout(builtin("page_counter", "v6.0"), heat), engine::LayoutError);
 }
 
+// A memcg run records mem_cgroups: page_counter's heat is its four embedded counters'.
+TEST(LayoutCatalog, PageCounterHeatComesFromTheCountersInsideMemCgroups) {
+    SmallDb small;
+    const LayoutCatalog catalog = read_layout_catalog(small.db);
+    const StructHeat* heat = heat_of(catalog, 1, engine::page_counter_type());
+    ASSERT_TRUE(heat);
+    EXPECT_EQ(heat->container, &engine::mem_cgroup_type());
+    EXPECT_EQ(heat->objects, 4u);
+    EXPECT_EQ(heat->instances, 16u); // memory, swap, kmem, tcpmem in each
+    const auto data = store::read_c2c(small.db, 1);
+    ASSERT_TRUE(data);
+    c2c::ClassCounts usage, max;
+    for (const auto& fs : data->result.fields) {
+        const auto member = engine::counter_member(fs.field);
+        if (member && member->field == engine::pc::usage)
+            usage += fs.counts;
+        if (member && member->field == engine::pc::max)
+            max += fs.counts;
+    }
+    ASSERT_GT(usage.transfers(), 0u);
+    EXPECT_EQ(heat->fields[engine::pc::usage], usage);
+    EXPECT_EQ(heat->fields[engine::pc::max], max);
+    EXPECT_FALSE(heat->fields[engine::pc::local_watermark]); // v6.0 has none
+
+    // The run's counters were laid out as v6.0's page_counter: its own heat. small.db predates
+    // the model's objcg field, so the whole mem_cgroup is not today's v6.0, but the counters are.
+    const LayoutMap own = map_layout(builtin("page_counter", "v6.0"), heat);
+    ASSERT_TRUE(own.heat);
+    EXPECT_TRUE(own.heat->same_layout);
+    EXPECT_EQ(field_named(own, "usage")->counts, usage);
+    const LayoutMap other = map_layout(builtin("page_counter", "v6.1"), heat);
+    EXPECT_FALSE(other.heat->same_layout);
+    EXPECT_EQ(other.heat->recorded, (Names{"mem_cgroup v6.0"}));
+    // And run 2's counters are v6.1's.
+    const StructHeat* v61 = heat_of(catalog, 2, engine::page_counter_type());
+    ASSERT_TRUE(v61);
+    EXPECT_TRUE(map_layout(builtin("page_counter", "v6.1"), v61).heat->same_layout);
+    // The res_counter runs embed no page_counter.
+    EXPECT_FALSE(heat_of(catalog, 3, engine::page_counter_type()));
+}
+
+TEST(LayoutCatalog, RecordsLayoutComparesOnlyTheCountersOfAComposedMemCgroup) {
+    const engine::Layout& pc60 = builtin("page_counter", "v6.0");
+    const engine::Layout& pc61 = builtin("page_counter", "v6.1");
+    const engine::Layout& mcg60 = builtin("mem_cgroup", "v6.0");
+    EXPECT_TRUE(records_layout(mcg60, mcg60));
+    EXPECT_FALSE(records_layout(mcg60, builtin("mem_cgroup", "v6.1")));
+    EXPECT_TRUE(records_layout(mcg60, pc60));
+    EXPECT_FALSE(records_layout(mcg60, pc61));
+    EXPECT_TRUE(records_layout(engine::compose_mem_cgroup("v6.0", pc61), pc61));
+    EXPECT_FALSE(records_layout(pc60, pc61));
+    // A user's mem_cgroup has no shape to compose a page_counter into.
+    engine::Layout user = mcg60;
+    user.version = "mine.json";
+    EXPECT_FALSE(records_layout(user, pc60));
+}
+
 TEST(LayoutCatalog, MemCgroupV61TakesTheHotLinesLimitsAway) {
     SmallDb small;
     const LayoutCatalog catalog = read_layout_catalog(small.db);
