@@ -14,7 +14,11 @@ inline std::filesystem::path shared_dir() {
     return HITMAP_SHARED_DIR_DEFAULT;
 }
 
+// Where hitmap-collect is: this build's, or HITMAP_BIN_DIR's (scripts/run-tests points the
+// main tree's end-to-end tests at a sanitizer tree's binary).
 inline std::filesystem::path bin_dir() {
+    if (const char* env = std::getenv("HITMAP_BIN_DIR"); env && *env)
+        return env;
     return HITMAP_BIN_DIR;
 }
 
