@@ -15,20 +15,19 @@ QString run_collector(const QStringList& args, const QString& db) {
     return {};
 }
 
-QString make_fixture(const QString& db) {
-    return run_collector(
+Fixture make_fixture(const QTemporaryDir& dir) {
+    Fixture f;
+    f.db = dir.filePath(QStringLiteral("fixture.db"));
+    f.error = run_collector(
         {QStringLiteral("run"), QStringLiteral("page-counter-charge"), QStringLiteral("--variant"),
          QStringLiteral("v6.0,v6.1"), QStringLiteral("--threads"), QStringLiteral("2"),
          QStringLiteral("--duration"), QStringLiteral("200ms"), QStringLiteral("--trace-mb"),
          QStringLiteral("8"), QStringLiteral("--progress"), QStringLiteral("none")},
-        db);
-}
-
-FixtureRuns fixture_runs(const QString& db) {
-    FixtureRuns ids;
-    for (const auto& r : read_run_list(db).runs)
-        (r.variant == "v6.0" ? ids.v60 : ids.v61) = r.id;
-    return ids;
+        f.db);
+    if (f.error.isEmpty())
+        for (const auto& r : read_run_list(f.db).runs)
+            (r.variant == "v6.0" ? f.v60 : f.v61) = r.id;
+    return f;
 }
 
 } // namespace hitmap::gui::test

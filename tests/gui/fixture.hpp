@@ -3,19 +3,20 @@
 // 2 threads with software c2c.
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QtGlobal>
 
 namespace hitmap::gui::test {
 
 // Runs `hitmap-collect ARGS --db DB`; returns the collector's stderr when it fails.
 QString run_collector(const QStringList& args, const QString& db);
-// Writes the fixture into `db`; returns an error text, empty on success.
-QString make_fixture(const QString& db);
 
-// The ids of the fixture's two runs; 0 where one is missing.
-struct FixtureRuns {
+struct Fixture {
+    QString db;
+    QString error; // why it could not be written; empty on success
     qint64 v60 = 0, v61 = 0;
 };
-FixtureRuns fixture_runs(const QString& db);
+// Writes the fixture as fixture.db in `dir` and reads back its two runs' ids.
+Fixture make_fixture(const QTemporaryDir& dir);
 
 } // namespace hitmap::gui::test

@@ -111,13 +111,12 @@ private slots:
 
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        db_ = dir_.filePath(QStringLiteral("fixture.db"));
-        const QString error = test::make_fixture(db_);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const test::Fixture fixture = test::make_fixture(dir_);
+        QVERIFY2(fixture.error.isEmpty(), qPrintable(fixture.error));
+        db_ = fixture.db;
+        v60_ = fixture.v60;
+        v61_ = fixture.v61;
         list_ = read_run_list(db_);
-        const test::FixtureRuns ids = test::fixture_runs(db_);
-        v60_ = ids.v60;
-        v61_ = ids.v61;
         QVERIFY(v60_ && v61_);
         // The v6.0 trace under the v6.1 run's layouts (mem_cgroup v6.1 holds page_counter v6.1):
         // the compare view shows a prediction only for the after run's own layouts.

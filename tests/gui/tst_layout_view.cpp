@@ -54,12 +54,11 @@ private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(dir_.isValid());
-        db_ = dir_.filePath(QStringLiteral("fixture.db"));
-        const QString error = test::make_fixture(db_);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        const test::FixtureRuns ids = test::fixture_runs(db_);
-        v60_ = ids.v60;
-        v61_ = ids.v61;
+        const test::Fixture fixture = test::make_fixture(dir_);
+        QVERIFY2(fixture.error.isEmpty(), qPrintable(fixture.error));
+        db_ = fixture.db;
+        v60_ = fixture.v60;
+        v61_ = fixture.v61;
         QVERIFY(v60_ && v61_);
     }
 
