@@ -65,6 +65,8 @@ private:
     void showRuns(const RunList& list);
     void showOpenError(const QString& path, const QString& reason);
     void showRun(std::shared_ptr<const RunDetail> detail);
+    // Asks for the Layout tab's catalog of the open database once that tab is shown.
+    void loadLayoutsIfShown();
     void selectRun(qint64 run_id);
     void openRunDialog();
     void exportViewPng();
@@ -89,7 +91,8 @@ private:
     std::vector<store::RunRecord> runs_;
     std::shared_ptr<const RunDetail> run_;
     QStringList plugins_;
-    QString report_path_; // where the report being built goes
+    bool layouts_pending_ = false; // the open database's layout catalog is not yet asked for
+    QString report_path_;          // where the report being built goes
     ReportFormat report_format_ = ReportFormat::html;
 };
 

@@ -150,10 +150,16 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QSignalSpy shown(&w, &MainWindow::runsShown);
+        QSignalSpy catalogs(w.loader(), &DbLoader::layoutsLoaded);
         w.openDatabase(db_);
         QTRY_COMPARE(shown.count(), 1);
         w.runBrowser()->selectRun(v61_);
+        QTRY_VERIFY(w.currentRun() && w.currentRun()->run.id == v61_);
+        // Every run's cacheline tables are read for this tab only, once it is shown.
+        QVERIFY(!w.loader()->busy());
+        QCOMPARE(catalogs.count(), 0);
         w.showTab(MainWindow::LayoutTab);
+        QTRY_COMPARE(catalogs.count(), 1);
         QTRY_VERIFY(w.layouts()
                         ->header(LayoutView::A)
                         .contains(QStringLiteral("Heat: transfers of run %1,").arg(v61_)));
