@@ -19,8 +19,7 @@ using Key = std::pair<std::string, std::string>; // object name, field name
 // cannot count them all (store::KnownCounts::transfers).
 FieldRate rate_of(const store::C2cData& data, std::uint64_t transfers, std::uint64_t hitm) {
     return FieldRate{
-        per_thousand(data.trace.known.transfers() ? std::optional(transfers) : std::nullopt,
-                     data.traced_ops()),
+        per_thousand(data.trace.known.transfers_if_known(transfers), data.traced_ops()),
         per_thousand(hitm, data.traced_ops())};
 }
 

@@ -69,7 +69,7 @@ ShownCounts shown_counts(const c2c::ClassCounts& c, const KnownCounts& known) {
             .store_shared = if_known(known.store_shared, c.store_shared),
             .invalidations = if_known(known.invalidations, c.invalidations),
             .hitm = c.hitm(),
-            .transfers = if_known(known.transfers(), c.transfers()),
+            .transfers = known.transfers_if_known(c.transfers()),
             .stall_cycles = if_known(known.stall_cycles, c.stall_cycles)};
 }
 

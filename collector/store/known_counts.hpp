@@ -28,6 +28,10 @@ struct KnownCounts {
     // Transfers add HITMs, clean forwards and stores to shared lines: without the store
     // classes, the known part would read as the whole, so the sum is unknown.
     bool transfers() const { return store_hitm && store_shared; }
+    // A transfer count (ClassCounts::transfers, or a sum of them) as far as it is known.
+    std::optional<std::uint64_t> transfers_if_known(std::uint64_t sum) const {
+        return transfers() ? std::optional(sum) : std::nullopt;
+    }
 
     // No count but the classes every source gives (a perf c2c report of a run not ours).
     static constexpr KnownCounts none() {

@@ -83,9 +83,7 @@ void StripWidget::paintEvent(QPaintEvent*) {
         // Its transfers per 1k operations when it has any; "–" when the run did not count it.
         QString rate;
         if (transfers)
-            rate = text_or_unknown(report::per_thousand(strip_->known.transfers()
-                                                            ? std::optional(transfers)
-                                                            : std::nullopt,
+            rate = text_or_unknown(report::per_thousand(strip_->known.transfers_if_known(transfers),
                                                         strip_->ops),
                                    [](double v) { return QString::number(v, 'f', 1); }) +
                    QStringLiteral("/1k");
