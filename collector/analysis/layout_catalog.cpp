@@ -59,7 +59,7 @@ bool records_layout(const engine::Layout& recorded, const engine::Layout& layout
 
 std::optional<StructHeat> struct_heat(const store::RunRecord& run, const store::C2cData& data,
                                       const engine::StructType& type) {
-    StructHeat heat{run, &type, nullptr, {}, 0, 0, data.traced_ops(), {}};
+    StructHeat heat{run, &type, nullptr, {}, 0, 0, data.traced_ops(), data.trace.known, {}};
     heat.fields.resize(type.fields.size());
     const auto own = [&](const engine::ObjectInfo& o) { return o.layout.type == &type; };
     const bool embedded = std::none_of(data.objects.begin(), data.objects.end(), own) &&

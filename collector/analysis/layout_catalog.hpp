@@ -44,6 +44,7 @@ struct StructHeat {
     std::size_t objects = 0;
     std::size_t instances = 0; // of `type`: the objects, or the counters placed in them
     std::optional<std::uint64_t> traced_ops; // for rates per 1,000 operations; none imported
+    store::KnownCounts known;                // what the run's source could count
     // By FieldId. nullopt when no recorded layout places the field (the run could not count
     // it), or when the counts are samples (hardware, perf c2c) and none fell on the field,
     // which says nothing about whether it was touched; a zero count from a traced or simulated

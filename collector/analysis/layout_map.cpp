@@ -47,7 +47,7 @@ LayoutMap map_layout(const engine::Layout& layout, const StructHeat* heat) {
     map.origin = layout.origin;
     map.size = layout.size;
     if (heat) {
-        MapHeat h{heat->run.id, heat->traced_ops, false, {}};
+        MapHeat h{heat->run.id, heat->traced_ops, heat->known, false, {}};
         for (const engine::Layout& r : heat->recorded) {
             h.same_layout = h.same_layout || records_layout(r, layout);
             h.recorded.push_back(

@@ -46,6 +46,7 @@ struct LayoutLine {
 struct MapHeat {
     std::int64_t run = 0;
     std::optional<std::uint64_t> traced_ops;
+    store::KnownCounts known; // StructHeat::known: the counts its source could not give are "–"
     // The run recorded the struct under this very layout. Otherwise its counts are of another
     // placement: accesses carry over, but transfers depend on what shares a line.
     bool same_layout = false;

@@ -14,7 +14,10 @@ StripLayout line_strip(const analysis::LayoutMap& map, const analysis::LayoutLin
     if (line.end - line.begin < map.line_size)
         strip.title += QObject::tr(", struct ends at +%1").arg(line.end);
     strip.counted = map.heat.has_value();
-    strip.ops = map.heat ? map.heat->traced_ops : std::nullopt;
+    if (map.heat) {
+        strip.ops = map.heat->traced_ops;
+        strip.known = map.heat->known;
+    }
     for (const analysis::LineField& f : line.fields) {
         StripBox box;
         box.field = f.field;

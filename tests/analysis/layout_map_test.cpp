@@ -273,10 +273,15 @@ TEST(LayoutCatalog, SampledRunsLeaveUnsampledFieldsUnknown) {
     const store::RunRecord run{.id = 7};
 
     data.trace.clock = "sampled";
+    // PMU samples: stores carry no snoop result (run --c2c hardware's KnownCounts).
+    data.trace.known = {.store_hitm = false, .store_shared = false, .invalidations = false};
     auto heat = struct_heat(run, data, engine::page_counter_type());
     ASSERT_TRUE(heat);
     EXPECT_EQ(heat->fields[engine::pc::usage]->load_hitm, 2u);
     EXPECT_FALSE(heat->fields[engine::pc::max]);
+    // The map carries what the source could count, so the strips show the rest as unknown.
+    EXPECT_EQ(heat->known, data.trace.known);
+    EXPECT_EQ(map_layout(v60, &*heat).heat->known, data.trace.known);
 
     data.trace.clock = "access";
     heat = struct_heat(run, data, engine::page_counter_type());

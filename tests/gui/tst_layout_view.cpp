@@ -7,6 +7,7 @@
 #include "fixture.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/models/db_loader.hpp"
+#include "gui/models/layout_rows.hpp"
 #include "gui/views/layout_view.hpp"
 #include "gui/views/run_browser.hpp"
 #include "gui/views/strip_widget.hpp"
@@ -104,6 +105,24 @@ private slots:
             return image.pixelColor(static_cast<int>(8 + max.box->x * inner + 2), 50);
         }();
         QVERIFY2(outline.blue() > 150 && outline.red() < 100, qPrintable(outline.name()));
+    }
+
+    // A sampled heat run's strips know what its source could not count, so its boxes' store
+    // HITMs and transfers read "–" rather than 0.
+    void stripsCarryWhatTheHeatRunsSourceCounted() {
+        analysis::LayoutMap map =
+            analysis::map_layout(*engine::find_builtin_layout("page_counter", "v6.0"));
+        analysis::MapHeat heat;
+        heat.run = 1;
+        heat.traced_ops = 1000;
+        heat.known.store_hitm = false;
+        heat.known.store_shared = false;
+        map.heat = heat;
+        const StripLayout strip = line_strip(map, map.lines[0]);
+        QVERIFY(strip.counted);
+        QVERIFY(strip.known == map.heat->known);
+        QVERIFY(!strip.known.transfers());
+        QCOMPARE(strip.ops, std::optional<std::uint64_t>(1000));
     }
 
     void runHeatColoursTheUsageBox() {
