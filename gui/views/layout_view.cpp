@@ -5,6 +5,7 @@
 #include "collector/report/report_tables.hpp"
 #include "engine/layout/layout_registry.hpp"
 #include "gui/models/layout_rows.hpp"
+#include "gui/models/unknown_text.hpp"
 #include "gui/views/strip_widget.hpp"
 
 #include <QComboBox>
@@ -358,6 +359,12 @@ QString LayoutView::headerText(Side side, const analysis::LayoutMap* map) const 
                 : tr("<br>Heat: transfers of run %1, summed over its %n object(s) of the struct",
                      nullptr, static_cast<int>(heat->objects))
                       .arg(map->heat->run);
+    // Where the counts come from, as `show`'s c2c column names it: a replayed trace
+    // (software), a simulation, PMU samples (hardware, perf), an import or a prediction.
+    text +=
+        tr("; cachelines: %1").arg(text_or_unknown(heat->run.c2c_source, [](const std::string& c) {
+            return QString::fromStdString(c).toHtmlEscaped();
+        }));
     if (!map->heat->same_layout) {
         QStringList recorded;
         for (const std::string& v : map->heat->recorded)

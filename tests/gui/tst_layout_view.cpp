@@ -152,6 +152,8 @@ private slots:
         QVERIFY2(heat.red() > heat.green() + 60, qPrintable(heat.name()));
         QVERIFY(view.header(LayoutView::A)
                     .contains(QStringLiteral("Heat: transfers of run %1,").arg(v60_)));
+        // The heat says its source: the fixture's runs are replayed traces.
+        QVERIFY(view.header(LayoutView::A).contains(QStringLiteral("cachelines: software")));
         // v6.0 has no memory.local_watermark; a v6.15 layout does, and run 1 never counted it.
         QVERIFY(view.chooseLayout(LayoutView::A, LayoutView::Source::built_in,
                                   QStringLiteral("v6.15")));
