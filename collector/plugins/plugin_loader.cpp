@@ -1,11 +1,15 @@
 #include "collector/plugins/plugin_loader.hpp"
 
+#include "collector/plugins/plugin_file.hpp"
 #include "engine/plugin/plugin_api.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <string>
-#include <system_error>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace hitmap::plugins {
 
@@ -19,14 +23,34 @@ std::string dl_error() {
     return e ? e : "unknown dlopen error";
 }
 
+// dlopen in a child first: the dynamic loader trusts the file's dynamic section, and a damaged
+// or crafted one that passes the header check (plugin_file.hpp) can still crash it (a 176-byte
+// ET_DYN with an empty PT_DYNAMIC does, with SIGSEGV). The child dies instead of hitmap. Plugins
+// are loaded while the command line is parsed, before any thread starts, so the fork is safe.
+// The plugin's static initialisers run in the child too (documented in plugin_api.hpp).
+void probe_in_child(const std::filesystem::path& path, const std::filesystem::path& file) {
+    const pid_t child = ::fork();
+    if (child < 0)
+        throw PluginError(fmt::format("plugin {}: cannot fork to try loading it: {}", path.string(),
+                                      std::strerror(errno)));
+    if (child == 0)
+        ::_exit(dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL) ? 0 : 1);
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFSIGNALED(status))
+        throw PluginError(fmt::format("plugin {}: the dynamic loader crashed on it ({}): a damaged "
+                                      "or foreign library",
+                                      path.string(), strsignal(WTERMSIG(status))));
+}
+
 } // namespace
 
 void load_plugin(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw PluginError(fmt::format("plugin {}: no such file", path.string()));
+    check_plugin_file(path);
     // dlopen searches the library path for a bare name; the user named a file.
     const std::filesystem::path file = path.has_parent_path() ? path : "." / path;
+    probe_in_child(path, file);
     // RTLD_NOW: a plugin with an unresolved symbol fails here, not in the middle of a run.
     void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle)
@@ -52,6 +76,11 @@ void load_plugin(const std::filesystem::path& path) {
         // exits with this error, before opening any database.
         throw PluginError(
             fmt::format("plugin {}: registration failed: {}", path.string(), e.what()));
+    } catch (...) {
+        // The ABI boundary: whatever a plugin throws is its failure, not std::terminate.
+        throw PluginError(fmt::format("plugin {}: registration failed: it threw something that "
+                                      "is not a std::exception",
+                                      path.string()));
     }
     if (registrar.added().empty())
         fail("registered nothing");

@@ -16,6 +16,12 @@
 // buffer and simulation) bind to the executable's and not to copies of its own. The loader
 // (collector/plugins/plugin_loader.hpp) reads the version first and calls nothing else in a
 // library of another version.
+//
+// Before loading, the loader checks the file's ELF headers and dlopens it once in a child
+// process, so a damaged or foreign library is refused instead of crashing hitmap: a plugin's
+// static initialisers therefore run twice (once in that child) and should have no side effects.
+// Whatever a plugin's registration, validate() or run() throws, std::exception or not, fails
+// the load or the run rather than the process.
 #include "engine/layout/layout.hpp"
 #include "engine/probe/site.hpp"
 #include "engine/workloads/workload.hpp"

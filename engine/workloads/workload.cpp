@@ -1,8 +1,10 @@
 #include "engine/workloads/workload.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <mutex>
 
 namespace hitmap::engine {
 
@@ -79,14 +81,26 @@ void Workload::run_workers(const WorkloadRunConfig& config, const ThreadHooks& h
                            WorkloadResult& result, const WorkerBody& body) {
     result.ops_per_thread.assign(config.threads, 0);
     result.traces = make_trace_buffers(config);
+    // An exception leaving a worker thread or a simulated CPU's fiber is std::terminate; a
+    // plugin's body may throw anything. The first one is rethrown here once every worker ended.
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
     const WorkerPool::Body worker = [&](unsigned slot, const std::atomic<bool>& stop) {
         TraceBuffer* trace = result.traces.empty() ? nullptr : result.traces[slot].buffer.get();
         ThreadTraceScope scope(trace);
-        result.ops_per_thread[slot] = body(slot, stop, trace);
+        try {
+            result.ops_per_thread[slot] = body(slot, stop, trace);
+        } catch (...) {
+            const std::lock_guard lock(failure_mutex);
+            if (!failure)
+                failure = std::current_exception();
+        }
     };
     result.seconds = config.executor ? config.executor->run(config.threads, config.stop, hooks,
                                                             result.objects, worker)
                                      : WorkerPool::run(config.threads, config.stop, hooks, worker);
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 const Workload& find_workload(std::string_view name) {
