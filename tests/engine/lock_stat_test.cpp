@@ -47,12 +47,34 @@ private:
     std::atomic<bool> flag_{false};
 };
 
+// A raw lock that raises `waiting` when a lock() has failed its first try and is about to wait
+// on the word: the scenarios release the holder's lock only after that, so a waiter behind a
+// holder is one contention however late the scheduler runs it (a sleep of the holder's was
+// not: on a busy 2-vCPU machine the waiter could start after the release).
+template <class Raw> struct ObservedRaw : Raw {
+    static inline Flag* waiting = nullptr;
+    template <class W = NativeWordAccess> void lock_contended(const W& w = {}) {
+        if (waiting)
+            waiting->raise();
+        Raw::lock_contended(w);
+    }
+};
+using ObservedSpinlock = InstrumentedLock<ObservedRaw<RawSpinlock>>;
+using ObservedMutex = InstrumentedLock<ObservedRaw<RawFutexMutex>>;
+
+// Installs `flag` as the lock type's waiting signal for one scenario.
+template <class Lock> struct WaitingSignal;
+template <class Raw> struct WaitingSignal<InstrumentedLock<ObservedRaw<Raw>>> {
+    explicit WaitingSignal(Flag& flag) { ObservedRaw<Raw>::waiting = &flag; }
+    ~WaitingSignal() { ObservedRaw<Raw>::waiting = nullptr; }
+};
+
 template <class Lock> constexpr LockKind kind_of() {
-    return std::is_same_v<Lock, Spinlock> ? LockKind::spinlock : LockKind::mutex;
+    return std::is_same_v<Lock, ObservedSpinlock> ? LockKind::spinlock : LockKind::mutex;
 }
 
 template <class Lock> class InstrumentedLockTest : public ::testing::Test {};
-using LockTypes = ::testing::Types<Spinlock, Mutex>;
+using LockTypes = ::testing::Types<ObservedSpinlock, ObservedMutex>;
 TYPED_TEST_SUITE(InstrumentedLockTest, LockTypes);
 
 // The two call sites the points must name.
@@ -89,21 +111,23 @@ TYPED_TEST(InstrumentedLockTest, UncontendedAcquisitionsHaveNoContention) {
     EXPECT_EQ(std::accumulate(r.wait_log2_ns.begin(), r.wait_log2_ns.end(), std::uint64_t{0}), 0u);
 }
 
-// The holder takes the lock, the waiter announces it is about to lock, the holder keeps the
-// lock 20 ms longer and releases: one contention whose wait covers at least the time the
-// holder held after it saw the announcement.
+// The holder takes the lock, the waiter fails its first try and waits, the holder sees that,
+// keeps the lock 2 ms longer and releases: one contention whose wait covers at least the time
+// the holder held after it saw the waiter wait.
 TYPED_TEST(InstrumentedLockTest, WaiterBehindHolderIsOneContention) {
     LockClass cls("&test->lock", kind_of<TypeParam>(), 2);
     TypeParam lock(cls);
-    Flag held, about_to_lock;
+    Flag held, about_to_lock, waiting;
+    const WaitingSignal<TypeParam> signal(waiting);
     std::uint64_t seen_ns = 0, released_ns = 0, waiter_start_ns = 0, waiter_done_ns = 0;
     std::thread holder([&] {
         LockSlotScope slot(0);
         holder_path(lock);
         held.raise();
         about_to_lock.wait();
+        waiting.wait();
         seen_ns = now_ns();
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
         released_ns = now_ns();
         lock.unlock();
     });
@@ -196,7 +220,8 @@ TYPED_TEST(InstrumentedLockTest, WaiterOnAnotherCpuIsConBounce) {
         GTEST_SKIP() << "needs two CPUs";
     LockClass cls("&test->lock", kind_of<TypeParam>(), 2);
     TypeParam lock(cls);
-    Flag held, about_to_lock, holder_done;
+    Flag held, about_to_lock, holder_done, waiting;
+    const WaitingSignal<TypeParam> signal(waiting);
     bool pinned_holder = false, pinned_waiter = false;
     std::thread holder([&] {
         LockSlotScope slot(0);
@@ -204,7 +229,7 @@ TYPED_TEST(InstrumentedLockTest, WaiterOnAnotherCpuIsConBounce) {
         lock.lock();
         held.raise();
         about_to_lock.wait();
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        waiting.wait();
         lock.unlock();
         holder_done.raise();
     });
