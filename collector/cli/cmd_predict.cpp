@@ -142,9 +142,14 @@ std::unique_ptr<LoadedTrace> load_trace(store::Database& db, const store::RunRec
     if (!recorded.trace.path)
         throw UsageError(fmt::format("run {} has no stored trace to replay", run.id));
     auto loaded = std::make_unique<LoadedTrace>();
-    loaded->trace = collector::read_trace_file(
-        collector::resolve_trace_path(db.path(), *recorded.trace.path),
-        {recorded.trace.bytes, recorded.trace.file_hash, recorded.trace.records});
+    try {
+        loaded->trace = collector::read_trace_file(
+            collector::resolve_trace_path(db.path(), *recorded.trace.path),
+            {recorded.trace.bytes, recorded.trace.file_hash, recorded.trace.records});
+    } catch (const collector::TraceFileError& e) {
+        // The file's name need not say whose trace it is (a merged or hand-edited database).
+        throw collector::TraceFileError(fmt::format("run {}: {}", run.id, e.what()));
+    }
     for (std::size_t t = 0; t < loaded->trace.threads.size(); ++t)
         loaded->threads.push_back({static_cast<std::uint32_t>(t), loaded->trace.threads[t]});
     return loaded;
