@@ -53,7 +53,7 @@ void add_export_command(CLI::App& app) {
         ->check(CLI::IsMember({"md", "csv", "json"}))
         ->capture_default_str();
     cmd->add_option("-o,--output", o->output,
-                    "File to write (md, json; default: standard output) or folder (csv: "
+                    "File to write (md, json; default or -: standard output) or folder (csv: "
                     "required)");
     cmd->add_option("--lines", o->lines, "Hottest lines listed per run")->capture_default_str();
     cmd->callback([o] {
@@ -63,7 +63,7 @@ void add_export_command(CLI::App& app) {
         if (!o->workload.empty())
             request.workload = o->workload;
         request.lines_per_run = parse_count(o->lines, "--lines", 0, 1000);
-        if (o->format == "csv" && o->output.empty())
+        if (o->format == "csv" && (o->output.empty() || o->output == "-"))
             throw UsageError("--format csv writes one file per table: give a folder with -o");
         store::Database db =
             store::Database::open(o->db, {.create_if_missing = false, .read_only = true});

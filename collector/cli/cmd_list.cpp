@@ -28,9 +28,15 @@ nlohmann::json list_json() {
             {"name", info.name}, {"seed", info.seed}, {"description", info.description}};
         for (const auto& v : info.variants)
             j["variants"].push_back({{"name", v.name}, {"description", v.description}});
-        for (const auto& p : info.params)
-            j["params"].push_back(
-                {{"name", p.name}, {"default", p.default_value}, {"description", p.description}});
+        for (const auto& p : info.params) {
+            nlohmann::json param{
+                {"name", p.name}, {"default", p.default_value}, {"description", p.description}};
+            if (p.default_value.is_number_unsigned()) {
+                param["min"] = p.min;
+                param["max"] = p.max;
+            }
+            j["params"].push_back(std::move(param));
+        }
         out["workloads"].push_back(j);
     }
     for (const engine::Layout* l : engine::known_layouts())
@@ -43,25 +49,36 @@ nlohmann::json list_json() {
     return out;
 }
 
+// A whole-number parameter's range, where it is narrower than any count's.
+std::string range_text(const engine::ParamSpec& p) {
+    if (!p.default_value.is_number_unsigned() || p.max == engine::ParamSpec{}.max)
+        return "";
+    return fmt::format(" ({}..{})", p.min, p.max);
+}
+
+// Workloads and layouts may come from plugins: their text is printed escaped.
 void print_list() {
+    using report::escape_control;
     for (const engine::Workload* w : engine::all_workloads()) {
         const auto& info = w->info();
-        fmt::print("{}  (seed {})\n  {}\n  variants:\n", info.name, info.seed, info.description);
+        fmt::print("{}  (seed {})\n  {}\n  variants:\n", escape_control(info.name),
+                   escape_control(info.seed), escape_control(info.description));
         for (const auto& v : info.variants)
-            fmt::print("    {:<12} {}\n", v.name, v.description);
+            fmt::print("    {:<12} {}\n", escape_control(v.name), escape_control(v.description));
         fmt::print("  parameters (--param NAME=VALUE):\n");
         std::size_t width = 12;
         for (const auto& p : info.params)
-            width = std::max(width, p.name.size());
+            width = std::max(width, escape_control(p.name).size());
         for (const auto& p : info.params)
-            fmt::print("    {:<{}} default {:<6} {}\n", p.name, width,
-                       report::json_text(p.default_value, -1), p.description);
+            fmt::print("    {:<{}} default {:<6} {}{}\n", escape_control(p.name), width,
+                       escape_control(report::json_text(p.default_value, -1)),
+                       escape_control(p.description), range_text(p));
         fmt::print("\n");
     }
     fmt::print("layouts (--layout STRUCT=VERSION, STRUCT=FILE.json or STRUCT=btf[:FILE]):\n");
     for (const engine::Layout* l : engine::known_layouts())
-        fmt::print("  {:<16} {:<6} {:>4} bytes, align {}\n", l->type->name, l->version, l->size,
-                   l->align);
+        fmt::print("  {:<16} {:<6} {:>4} bytes, align {}\n", escape_control(l->type->name),
+                   escape_control(l->version), l->size, l->align);
     fmt::print("\nmachines (run --simulate NAME, or a JSON description file):\n");
     for (const sim::MachineDescription& m : sim::builtin_machines())
         fmt::print("  {:<18} {}\n  {:<18} transfer {:g} / {:g} / {:g} ns (same LLC / socket / "

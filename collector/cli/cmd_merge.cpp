@@ -24,13 +24,12 @@ void add_merge_command(CLI::App& app) {
         for (const std::string& input : o->inputs) {
             const store::TraceFiles traces{
                 [&](const std::string& name, std::int64_t run) -> std::optional<std::string> {
-                    const auto from = collector::resolve_trace_path(input, name);
-                    if (!std::filesystem::exists(from))
-                        return std::nullopt;
                     const auto to = collector::trace_path_for(out.path(), run);
-                    std::filesystem::create_directories(to.parent_path());
-                    std::filesystem::copy_file(from, to,
-                                               std::filesystem::copy_options::overwrite_existing);
+                    try {
+                        collector::copy_trace_file(collector::resolve_trace_path(input, name), to);
+                    } catch (const collector::TraceFileMissing&) {
+                        return std::nullopt;
+                    }
                     return to.filename().string();
                 },
                 [&](const std::string& name) {

@@ -32,16 +32,17 @@ struct PredictOptions {
     std::int64_t run_id = 0;
     std::vector<std::string> layouts;
     bool phase_sweep = false;
-    unsigned line = 64;
+    // Numbers as text, read by parse_count: CLI11 reads "-1" into an unsigned as 2^64-1.
+    std::string line = "64";
     std::string model_cpus;
     std::optional<std::int64_t> compare;
     bool store = false;
     bool simulate = false;
     // --optimize STRUCT and its options
     std::string optimize;
-    std::optional<std::uint32_t> max_size;
+    std::optional<std::string> max_size;
     std::string keep_order_of;
-    std::size_t candidates = 5;
+    std::string candidates = "5";
     std::string emit_c;
     std::string emit_json;
     std::string c_style = "padding";
@@ -142,9 +143,14 @@ std::unique_ptr<LoadedTrace> load_trace(store::Database& db, const store::RunRec
     if (!recorded.trace.path)
         throw UsageError(fmt::format("run {} has no stored trace to replay", run.id));
     auto loaded = std::make_unique<LoadedTrace>();
-    loaded->trace = collector::read_trace_file(
-        collector::resolve_trace_path(db.path(), *recorded.trace.path),
-        {recorded.trace.bytes, recorded.trace.file_hash, recorded.trace.records});
+    try {
+        loaded->trace = collector::read_trace_file(
+            collector::resolve_trace_path(db.path(), *recorded.trace.path),
+            {recorded.trace.bytes, recorded.trace.file_hash, recorded.trace.records});
+    } catch (const collector::TraceFileError& e) {
+        // The file's name need not say whose trace it is (a merged or hand-edited database).
+        throw collector::TraceFileError(fmt::format("run {}: {}", run.id, e.what()));
+    }
     for (std::size_t t = 0; t < loaded->trace.threads.size(); ++t)
         loaded->threads.push_back({static_cast<std::uint32_t>(t), loaded->trace.threads[t]});
     return loaded;
@@ -170,7 +176,7 @@ void predict(const PredictOptions& o) {
         throw UsageError("--max-size, --keep-order-of, --emit-c and --emit-json go with "
                          "--optimize STRUCT");
     if (o.simulate) {
-        if (o.phase_sweep || o.line != 64 || !o.model_cpus.empty() || o.compare)
+        if (o.phase_sweep || o.line != "64" || !o.model_cpus.empty() || o.compare)
             throw UsageError("--phase-sweep, --line, --model-cpus and --compare replay a trace; "
                              "--simulate runs the simulation again");
         predict_simulated({o.run_id, o.layouts, o.store, o.common});
@@ -179,9 +185,9 @@ void predict(const PredictOptions& o) {
     c2c::ReplayConfig config;
     for (auto& [name, layout] : parse_layouts(o.layouts))
         config.layouts.emplace(name, std::move(layout));
-    if (o.line != 64 && o.line != 128)
+    config.line_size = static_cast<unsigned>(parse_count(o.line, "--line", 64, 128));
+    if (config.line_size != 64 && config.line_size != 128)
         throw UsageError(fmt::format("--line {} must be 64 or 128", o.line));
-    config.line_size = o.line;
 
     store::Database db =
         store::Database::open(o.common.db, {.create_if_missing = false, .read_only = !o.store});
@@ -274,7 +280,7 @@ std::vector<engine::Layout> reference_layouts(const engine::StructType& type) {
 }
 
 void optimize_layout(const PredictOptions& o) {
-    if (!o.layouts.empty() || o.phase_sweep || o.line != 64)
+    if (!o.layouts.empty() || o.phase_sweep || o.line != "64")
         throw UsageError("--optimize chooses the layout itself, on 64-byte lines: --layout, "
                          "--phase-sweep and --line do not go with it");
     if (o.simulate && (!o.model_cpus.empty() || o.compare))
@@ -286,8 +292,11 @@ void optimize_layout(const PredictOptions& o) {
     const auto style = layoutopt::parse_c_style(o.c_style);
     if (!style)
         throw UsageError(fmt::format("--c-style {}: padding or groups", o.c_style));
-    if (o.candidates < 1 || o.candidates > 20)
-        throw UsageError(fmt::format("--candidates {} must be 1..20", o.candidates));
+    const auto candidates =
+        static_cast<std::size_t>(parse_count(o.candidates, "--candidates", 1, 20));
+    // A struct of up to 1 MiB: the largest the kernel's would be is a few KiB. 0: not given.
+    const std::uint64_t max_size =
+        o.max_size ? parse_count(*o.max_size, "--max-size", 1, 1 << 20) : 0;
 
     store::Database db =
         store::Database::open(o.common.db, {.create_if_missing = false, .read_only = !o.store});
@@ -315,13 +324,14 @@ void optimize_layout(const PredictOptions& o) {
     layoutopt::OptimizeRequest request;
     request.type = type;
     // Without --max-size: no larger than the current layout in whole lines.
-    request.max_size =
-        o.max_size.value_or((layoutopt::StructCopies(*type, recorded.objects).current().size +
-                             layoutopt::kLineSize - 1) /
+    request.max_size = static_cast<std::uint32_t>(
+        max_size != 0 ? max_size
+                      : (layoutopt::StructCopies(*type, recorded.objects).current().size +
+                         layoutopt::kLineSize - 1) /
                             layoutopt::kLineSize * layoutopt::kLineSize);
     if (!o.keep_order_of.empty())
         request.keep_order = split_list(o.keep_order_of, "--keep-order-of");
-    request.candidates = o.candidates;
+    request.candidates = candidates;
     request.references = reference_layouts(*type);
 
     collector::Progress bar(o.common.json ? collector::ProgressStyle::none

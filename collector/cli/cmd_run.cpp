@@ -1,6 +1,7 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/cli/run_table.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/run/cancel.hpp"
 #include "collector/run/run_executor.hpp"
 #include "collector/store/database.hpp"
@@ -48,6 +49,8 @@ collector::RunRequest make_request(const RunOptions& o) {
     r.threads = o.threads.empty()
                     ? std::vector<unsigned>{static_cast<unsigned>(engine::allowed_cpus().size())}
                     : parse_thread_counts(o.threads);
+    if (o.iterations && o.duration)
+        throw UsageError("--iterations and --duration both say when a run stops: give one");
     // A run of no operation measures nothing; 10^12 per thread is days of work.
     if (o.iterations)
         r.stop.iterations = parse_count(*o.iterations, "--iterations", 1, 1'000'000'000'000);
@@ -116,9 +119,12 @@ void execute_and_report(const collector::RunRequest& request, const std::string&
     const collector::CancelOnSignals cancel_on_signals;
     const auto summaries = executor.execute(validated);
     print_run_table(summaries, json);
-    for (const auto& s : summaries)
+    for (const auto& s : summaries) {
         if (!s.ok)
             command_exit_status() = 1;
+        if (!s.warning.empty())
+            fmt::print(stderr, "hitmap-collect: warning: {}\n", report::escape_control(s.warning));
+    }
     if (collector::cancel_requested().load()) {
         fmt::print(stderr,
                    "hitmap-collect: cancelled; the interrupted run is stored as cancelled\n");

@@ -2,6 +2,8 @@
 // and stores everything in SQLite.
 #include "collector/cli/commands.hpp"
 #include "collector/plugins/plugin_loader.hpp"
+#include "collector/report/output_text.hpp"
+#include "collector/support/error_text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -44,11 +46,15 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0)
             return app.exit(e);
-        // One line, like every other error: the full usage is one --help away.
-        fmt::print(stderr, "hitmap-collect: error: {} (see --help)\n", e.what());
+        // One line, like every other error: the full usage is one --help away. Messages quote
+        // names from outside (arguments, plugins, databases): escaped, they stay one line and
+        // cannot drive the terminal.
+        fmt::print(stderr, "hitmap-collect: error: {} (see --help)\n",
+                   hitmap::report::escape_control(e.what()));
         return 2;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "hitmap-collect: error: {}\n", e.what());
+        fmt::print(stderr, "hitmap-collect: error: {}\n",
+                   hitmap::report::escape_control(hitmap::support::error_text(e)));
         return 1;
     }
     return hitmap::cli::command_exit_status();

@@ -9,9 +9,11 @@
 
 namespace hitmap::report {
 
-// Control characters (C0, DEL, and C1 spelled in UTF-8) as visible escapes: ESC -> "\x1b",
-// CR -> "\r", NUL -> "\0", U+009B -> "\u009b"; a backslash stays as it is. Other text, invalid
-// UTF-8 included, is returned unchanged.
+// Control characters (C0, DEL, and C1 spelled in UTF-8) and bidirectional formatting characters
+// as visible escapes: ESC -> "\x1b", CR -> "\r", NUL -> "\0", U+009B -> "\u009b", U+202E ->
+// "\u202e"; a backslash stays as it is. Other text, invalid UTF-8 included, is returned
+// unchanged. Every name that comes from outside (plugins, databases, imported files) goes
+// through this before a CLI prints it.
 std::string escape_control(std::string_view text);
 bool has_control(std::string_view text);
 

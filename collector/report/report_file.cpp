@@ -1,48 +1,75 @@
 #include "collector/report/report_file.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace hitmap::report {
 
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, int error) {
-    throw ReportWriteError(fmt::format("cannot write {}: {}", path.string(), std::strerror(error)));
+// Writes into what is there (a FIFO or a device), as the shell's `>` does.
+void write_into(const std::filesystem::path& path, std::string_view content) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        support::throw_write_error(path, errno);
+    int error = support::write_all(fd, content);
+    if (::close(fd) != 0 && !error)
+        error = errno;
+    if (error)
+        support::throw_write_error(path, error);
+}
+
+void replace(const std::filesystem::path& path, std::string_view content) {
+    support::ReplacingFile file(path);
+    file.write(content);
+    file.commit();
+}
+
+std::string_view kind_of(mode_t mode) {
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "neither a file nor a device";
 }
 
 } // namespace
 
 void write_report_file(const std::filesystem::path& path, std::string_view content) {
-    const std::filesystem::path partial = path.string() + ".partial";
-    const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        fail(path, errno);
-    std::size_t done = 0;
-    int error = 0;
-    while (done < content.size() && !error) {
-        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-        if (n > 0)
-            done += static_cast<std::size_t>(n);
-        else if (n == 0)
-            error = EIO;
-        else if (errno != EINTR)
-            error = errno;
+    if (path == "-") {
+        if (const int error = support::write_all(STDOUT_FILENO, content))
+            support::throw_write_error("standard output", error);
+        return;
     }
-    // ENOSPC may only show at fsync or close on some file systems.
-    if (!error && ::fsync(fd) != 0)
-        error = errno;
-    if (::close(fd) != 0 && !error)
-        error = errno;
-    if (!error && ::rename(partial.c_str(), path.c_str()) != 0)
-        error = errno;
-    if (error) {
-        ::unlink(partial.c_str());
-        fail(path, error);
+    struct stat target {};
+    if (::stat(path.c_str(), &target) != 0) {
+        const int error = errno;
+        if (error != ENOENT)
+            support::throw_write_error(path, error);
+        // A link to nothing: renaming over it would replace the link, not write its target.
+        if (struct stat link{}; ::lstat(path.c_str(), &link) == 0)
+            throw support::FileWriteError(
+                fmt::format("cannot write {}: it is a symbolic link to a file that does not exist",
+                            path.string()));
+        return replace(path, content);
     }
+    if (S_ISREG(target.st_mode)) {
+        std::error_code ec;
+        // The link's target is replaced; the link stays.
+        const std::filesystem::path real = std::filesystem::canonical(path, ec);
+        if (ec)
+            support::throw_write_error(path, ec.value());
+        return replace(real, content);
+    }
+    if (S_ISFIFO(target.st_mode) || S_ISCHR(target.st_mode))
+        return write_into(path, content);
+    throw support::FileWriteError(
+        fmt::format("cannot write {}: it is {}", path.string(), kind_of(target.st_mode)));
 }
 
 } // namespace hitmap::report

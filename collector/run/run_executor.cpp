@@ -15,6 +15,7 @@
 #include "collector/run/trace_cleanup.hpp"
 #include "collector/run/workload_outcome.hpp"
 #include "collector/store/database.hpp"
+#include "collector/support/error_text.hpp"
 #include "engine/workloads/workload.hpp"
 
 #include <atomic>
@@ -129,7 +130,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
     const engine::Workload& workload = engine::find_workload(request.workload);
     const C2cChoice c2c = choose_c2c(request, workload.info(), pmu_);
     const engine::WorkloadRunConfig config = workload_config(request, plan, c2c.path);
-    RunSummary summary{0, plan, 0, 0, 0, false, {}};
+    RunSummary summary{0, plan, 0, 0, 0, false, {}, {}};
 
     store::RunRecord record;
     record.machine_id = machine_id_;
@@ -256,6 +257,8 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             outcome.metrics.push_back(metric("c2c.dropped_records",
                                              double(c2c_data->trace.dropped_records), "records",
                                              replayed));
+            summary.warning =
+                trace_cap_warning(result, c2c_data->trace, request.c2c, summary.run_id);
         }
         outcome.params_json = resolved_params.dump();
         db_.finish_run(run_id, outcome, [&](SQLite::Database& sql) {
@@ -269,14 +272,14 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         summary.ok = true;
         progress_.end(true, fmt::format("{:.0f} ops/s", summary.ops_per_s));
     } catch (const std::exception& e) {
-        summary.error = e.what();
+        summary.error = support::error_text(e);
         // A trace written for a run that could not be stored is nobody's.
         remove_trace_of(db_.path(), summary.run_id);
         store::RunOutcome failed;
         failed.status = store::RunStatus::failed;
-        failed.note = e.what();
+        failed.note = summary.error;
         db_.finish_run(summary.run_id, failed);
-        progress_.end(false, e.what());
+        progress_.end(false, summary.error);
     }
     return summary;
 }

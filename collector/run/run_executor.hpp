@@ -26,7 +26,8 @@ struct RunSummary {
     double seconds = 0;
     double ops_per_s = 0;
     bool ok = false;
-    std::string error; // set when !ok
+    std::string error;   // set when !ok
+    std::string warning; // one line when the run stored less than it seems to (a capped trace)
 };
 
 // A request RunExecutor::validate() accepted. execute() takes only these, so each request is

@@ -3,6 +3,8 @@
 #include "collector/c2c/replay.hpp"
 #include "collector/trace/trace_file.hpp"
 
+#include <algorithm>
+#include <fmt/format.h>
 #include <optional>
 
 namespace hitmap::collector {
@@ -53,6 +55,20 @@ store::C2cData analyse_software_c2c(engine::WorkloadResult& result, const C2cOpt
     info.path = trace_file_name(run_id);
     data.trace = info;
     return data;
+}
+
+std::string trace_cap_warning(const engine::WorkloadResult& result, const store::TraceInfo& trace,
+                              const C2cOptions& options, std::int64_t run_id) {
+    const bool filled =
+        std::any_of(result.traces.begin(), result.traces.end(),
+                    [](const engine::ThreadTrace& t) { return t.buffer->filled(); });
+    if (!filled || options.window.period_ns != 0 || trace.traced_ops * 2 >= result.ops)
+        return "";
+    return fmt::format("run {}: its trace holds {} of its {} operations ({} records dropped): a "
+                       "thread's {} MiB trace buffer filled, so its cacheline tables describe the "
+                       "start of the run; raise --trace-mb or spread the trace with --trace-window",
+                       run_id, trace.traced_ops, result.ops, trace.dropped_records,
+                       options.trace_bytes_per_thread >> 20);
 }
 
 } // namespace hitmap::collector

@@ -1,6 +1,7 @@
 #include "collector/store/c2c_tables.hpp"
 
 #include "collector/store/database.hpp"
+#include "collector/store/errors.hpp"
 #include "collector/store/layout_table.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "collector/store/sql_text.hpp"
@@ -195,6 +196,14 @@ bool has_stored_trace(Database& db, std::int64_t run_id) {
     return q.executeStep();
 }
 
+void check_trace_name(const std::filesystem::path& db_path, std::int64_t run_id,
+                      const std::string& stored) {
+    const std::filesystem::path name(stored);
+    if (stored.find('\0') != std::string::npos || name != name.filename() || name == "." ||
+        name == ".." || name.empty())
+        throw TracePathOutsideFolder(db_path, run_id, stored);
+}
+
 std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
     SQLite::Database& sql = sql_connection(db);
     SQLite::Statement trace(
@@ -206,8 +215,10 @@ std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
         return std::nullopt;
     C2cData data;
     TraceInfo& t = data.trace;
-    if (!trace.getColumn(0).isNull())
+    if (!trace.getColumn(0).isNull()) {
         t.path = trace.getColumn(0).getString();
+        check_trace_name(db.path(), run_id, *t.path);
+    }
     t.format = trace.getColumn(1).getString();
     t.threads = static_cast<std::uint32_t>(trace.getColumn(2).getInt64());
     t.records = static_cast<std::uint64_t>(trace.getColumn(3).getInt64());

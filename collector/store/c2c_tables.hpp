@@ -61,5 +61,9 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data);
 std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id);
 // Whether the run's row in run_trace names a kept trace file.
 bool has_stored_trace(Database& db, std::int64_t run_id);
+// TraceInfo::path as read from `db_path`: throws TracePathOutsideFolder unless it is one plain
+// file name (no folder in it, not "." or ".."), so that it resolves inside the trace folder.
+void check_trace_name(const std::filesystem::path& db_path, std::int64_t run_id,
+                      const std::string& stored);
 
 } // namespace hitmap::store

@@ -19,6 +19,12 @@ OlderSchema::OlderSchema(const std::filesystem::path& path, int file_version, in
                                    "read-write once to migrate it (a backup is kept)",
                                    file_version, known_version)) {}
 
+TracePathOutsideFolder::TracePathOutsideFolder(const std::filesystem::path& path,
+                                               std::int64_t run_id, const std::string& stored)
+    : StoreError(path, fmt::format("run {}'s trace path {:?} is not a file name in the "
+                                   "database's trace folder (refused: it points outside it)",
+                                   run_id, stored)) {}
+
 NoSuchRun::NoSuchRun(const std::filesystem::path& path, std::int64_t run_id)
     : StoreError(path, fmt::format("run {} is not in the database", run_id)) {}
 

@@ -68,6 +68,14 @@ public:
     using StoreError::StoreError;
 };
 
+// A run_trace row whose path is not a plain file name ("../../etc/shadow", "/tmp/x", "a/b"):
+// a database may name files in its own trace folder only, for it may come from elsewhere.
+class TracePathOutsideFolder : public StoreError {
+public:
+    TracePathOutsideFolder(const std::filesystem::path& path, std::int64_t run_id,
+                           const std::string& stored);
+};
+
 // A run id the database does not hold.
 class NoSuchRun : public StoreError {
 public:

@@ -57,8 +57,6 @@ std::string uri_path(const std::filesystem::path& path) {
 
 std::optional<int> inspect_sqlite(const std::filesystem::path& path) {
     SQLite::Database db = open_sqlite_read_only(path, 5000);
-    // Belt and braces: closing the last connection to a WAL file may checkpoint into it.
-    sqlite3_db_config(db.getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     const int app = db.execAndGet("PRAGMA application_id").getInt();
     const int version = db.execAndGet("PRAGMA user_version").getInt();
     if (app == schemas::application_id) {
@@ -88,8 +86,20 @@ std::optional<int> inspect_sqlite(const std::filesystem::path& path) {
 } // namespace
 
 SQLite::Database open_sqlite_read_only(const std::filesystem::path& path, int busy_timeout_ms) {
-    if (folder_writable(path))
-        return SQLite::Database(path, SQLite::OPEN_READONLY, busy_timeout_ms);
+    if (folder_writable(path)) {
+        // What a read-write connection would write into the file: WAL content (checkpointed
+        // at close) or a crashed writer's rollback journal (rolled back at the first read).
+        std::error_code ec;
+        if (has_wal_content(path) || std::filesystem::exists(path.string() + "-journal", ec))
+            return SQLite::Database(path, SQLite::OPEN_READONLY, busy_timeout_ms);
+        // A read-only connection to a WAL database creates -wal and -shm beside it and, unable
+        // to checkpoint, leaves them when it closes. A read-write one that may not write
+        // (query_only) removes them as the last connection, as every writer does; with no WAL
+        // content there is nothing to checkpoint, so the database file is not written.
+        SQLite::Database db(path, SQLite::OPEN_READWRITE, busy_timeout_ms);
+        db.exec("PRAGMA query_only = ON");
+        return db;
+    }
     if (has_wal_content(path))
         throw StoreIoError(path, "the folder is read-only and the database has changes not yet "
                                  "checkpointed (its -wal file): copy the database with its -wal "

@@ -11,7 +11,8 @@ namespace hitmap::store {
 // NotAHitmapDatabase, CorruptDatabase or StoreIoError.
 std::optional<int> probe_schema_version(const std::filesystem::path& path);
 
-// A read-only connection that works where the folder is read-only too. A WAL database needs
+// A connection that reads without writing the database, leaves no -wal/-shm files behind where
+// it made them, and works where the folder is read-only too. A WAL database needs
 // its -shm/-wal files, which such a folder cannot hold; with no WAL content left behind the
 // file alone is the whole database, so it is opened immutable. Throws SQLite::Exception, or
 // StoreIoError when the folder is read-only and unsaved WAL content cannot be read.

@@ -1,5 +1,6 @@
 #include "collector/store/merge.hpp"
 
+#include "collector/store/c2c_tables.hpp"
 #include "collector/store/errors.hpp"
 #include "collector/store/file_probe.hpp"
 #include "collector/store/sql_connection.hpp"
@@ -198,17 +199,32 @@ void map_layouts_and_lock_tables(SQLite::Database& sql) {
 }
 
 // The copied runs' trace files, renamed for their new ids; the names copied so far go into
-// `copied` so that a failure can remove them.
-void copy_traces(SQLite::Database& sql, const TraceFiles& files_of, MergeCounts& counts,
+// `copied` so that a failure can remove them. A name that leaves the input's trace folder, or a
+// file that is not a regular one there, refuses the merge naming the input's run.
+void copy_traces(SQLite::Database& sql, const std::filesystem::path& input,
+                 const TraceFiles& files_of, MergeCounts& counts,
                  std::vector<std::string>& copied) {
-    SQLite::Statement traces(sql, "SELECT r.new, t.path FROM temp.run_map r JOIN main.run_trace "
-                                  "t ON t.run_id = r.new WHERE r.fresh AND t.path IS NOT NULL");
-    std::vector<std::pair<std::int64_t, std::string>> files;
-    while (traces.executeStep())
-        files.emplace_back(traces.getColumn(0).getInt64(), traces.getColumn(1).getString());
+    SQLite::Statement traces(sql, "SELECT r.old, r.new, t.path FROM temp.run_map r JOIN "
+                                  "main.run_trace t ON t.run_id = r.new WHERE r.fresh AND t.path "
+                                  "IS NOT NULL ORDER BY r.old");
+    struct File {
+        std::int64_t old, run;
+        std::string name;
+    };
+    std::vector<File> files;
+    while (traces.executeStep()) {
+        files.push_back({traces.getColumn(0).getInt64(), traces.getColumn(1).getInt64(),
+                         traces.getColumn(2).getString()});
+        check_trace_name(input, files.back().old, files.back().name);
+    }
     SQLite::Statement rename(sql, "UPDATE main.run_trace SET path = ? WHERE run_id = ?");
-    for (const auto& [run, name] : files) {
-        const auto copy = files_of.copy(name, run);
+    for (const auto& [old, run, name] : files) {
+        std::optional<std::string> copy;
+        try {
+            copy = files_of.copy(name, run);
+        } catch (const std::runtime_error& e) {
+            throw MergeError(input, fmt::format("run {}'s trace: {}", old, e.what()));
+        }
         if (copy) {
             copied.push_back(*copy);
             rename.bind(1, *copy);
@@ -258,7 +274,7 @@ MergeCounts merge_into(Database& out, const std::filesystem::path& input,
                 map_layouts_and_lock_tables(sql);
                 for (const TableCopy& t : bulk_tables())
                     copy_table(sql, t);
-                copy_traces(sql, traces, counts, copied);
+                copy_traces(sql, input, traces, counts, copied);
                 sql.exec("DROP TABLE temp.machine_map; DROP TABLE temp.run_map; DROP TABLE "
                          "temp.layout_map; DROP TABLE temp.table_map;");
             });

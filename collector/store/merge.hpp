@@ -24,9 +24,10 @@ struct MergeCounts {
 
 // The trace files of the runs merged (their folders are the collector's business).
 struct TraceFiles {
-    // Copies the input's trace `stored_name` for the output's new run `run_id`, and returns the
-    // name the output stores for it; nullopt when the input has no such file (the output then
-    // says the trace was not kept).
+    // Copies the input's trace `stored_name` (a plain file name: merge_into checks) for the
+    // output's new run `run_id`, and returns the name the output stores for it; nullopt when the
+    // input has no such file (the output then says the trace was not kept). Any other failure
+    // throws, one line, and merge_into refuses the input naming the run.
     std::function<std::optional<std::string>(const std::string& stored_name, std::int64_t run_id)>
         copy;
     // Removes a copy again: the merge failed after it was made.

@@ -1,8 +1,13 @@
 #include "collector/trace/trace_file.hpp"
 
+#include "collector/support/replacing_file.hpp"
+
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
 
@@ -27,19 +32,16 @@ std::string hash_text(XXH64_hash_t h) {
     return fmt::format("xxh3:{:016x}", static_cast<std::uint64_t>(h));
 }
 
-// Streams zstd into "<path>.partial", hashing the compressed bytes, and renames the file to
-// `path` only once it is complete; a writer destroyed before that removes the partial file.
+// Streams zstd into a ReplacingFile, hashing the compressed bytes: the file appears at `path`
+// only once complete.
 class CompressedWriter {
 public:
     explicit CompressedWriter(const std::filesystem::path& path)
         : path_(path)
-        , partial_(path.string() + ".partial")
-        , out_(partial_, std::ios::binary | std::ios::trunc)
+        , out_(path)
         , ctx_(ZSTD_createCCtx())
         , hash_(XXH3_createState())
         , buffer_(ZSTD_CStreamOutSize()) {
-        if (!out_)
-            throw TraceFileError(fmt::format("cannot write trace file {}", path.string()));
         ZSTD_CCtx_setParameter(ctx_, ZSTD_c_compressionLevel, kZstdLevel);
         ZSTD_CCtx_setParameter(ctx_, ZSTD_c_checksumFlag, 1);
         XXH3_64bits_reset(hash_);
@@ -47,28 +49,12 @@ public:
     ~CompressedWriter() {
         ZSTD_freeCCtx(ctx_);
         XXH3_freeState(hash_);
-        if (!renamed_) {
-            out_.close();
-            std::error_code ec;
-            std::filesystem::remove(partial_, ec);
-        }
     }
 
     void write(const void* data, std::size_t bytes) { pump(data, bytes, ZSTD_e_continue); }
     TraceFileFacts finish() {
         pump(nullptr, 0, ZSTD_e_end);
-        out_.flush();
-        const auto bytes = static_cast<std::uint64_t>(out_.tellp());
-        out_.close();
-        if (!out_)
-            throw TraceFileError(
-                fmt::format("cannot write trace file {} (disk full?)", path_.string()));
-        std::error_code ec;
-        std::filesystem::rename(partial_, path_, ec);
-        if (ec)
-            throw TraceFileError(
-                fmt::format("cannot write trace file {}: {}", path_.string(), ec.message()));
-        renamed_ = true;
+        const std::uint64_t bytes = out_.commit();
         return {bytes, hash_text(XXH3_64bits_digest(hash_)), std::nullopt};
     }
 
@@ -81,7 +67,7 @@ private:
             if (ZSTD_isError(left))
                 throw TraceFileError(
                     fmt::format("compressing {}: {}", path_.string(), ZSTD_getErrorName(left)));
-            out_.write(buffer_.data(), static_cast<std::streamsize>(out.pos));
+            out_.write({buffer_.data(), out.pos});
             XXH3_64bits_update(hash_, buffer_.data(), out.pos);
             const bool done = mode == ZSTD_e_end ? left == 0 : in.pos == in.size;
             if (done)
@@ -89,25 +75,34 @@ private:
         }
     }
 
-    std::filesystem::path path_, partial_;
-    std::ofstream out_;
+    std::filesystem::path path_;
+    support::ReplacingFile out_;
     ZSTD_CCtx* ctx_;
     XXH3_state_t* hash_;
     std::vector<char> buffer_;
-    bool renamed_ = false;
 };
+
+// Reads a file opened by open_trace_file, retrying EINTR; returns the bytes read (0 at the end).
+std::size_t read_some(int fd, const std::filesystem::path& path, char* data, std::size_t size) {
+    for (;;) {
+        const ssize_t n = ::read(fd, data, size);
+        if (n >= 0)
+            return static_cast<std::size_t>(n);
+        if (errno != EINTR)
+            throw TraceFileError(
+                fmt::format("cannot read trace file {}: {}", path.string(), std::strerror(errno)));
+    }
+}
 
 // Decompresses one frame, hashing every byte of the file as it is read.
 class CompressedReader {
 public:
     explicit CompressedReader(const std::filesystem::path& path)
-        : in_(path, std::ios::binary)
+        : in_(open_trace_file(path))
         , path_(path)
         , ctx_(ZSTD_createDCtx())
         , hash_(XXH3_createState())
         , buffer_(ZSTD_DStreamInSize()) {
-        if (!in_)
-            throw TraceFileError(fmt::format("trace file {} is missing", path.string()));
         XXH3_64bits_reset(hash_);
     }
     ~CompressedReader() {
@@ -147,14 +142,20 @@ public:
         return hash_text(XXH3_64bits_digest(hash_));
     }
 
+    std::uint64_t file_bytes() const {
+        struct stat st {};
+        if (::fstat(in_.get(), &st) != 0)
+            throw error(fmt::format("cannot be read: {}", std::strerror(errno)));
+        return static_cast<std::uint64_t>(st.st_size);
+    }
+
     TraceFileError error(const std::string& what) const {
         return TraceFileError(fmt::format("trace file {} {}", path_.string(), what));
     }
 
 private:
     bool refill() {
-        in_.read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-        const auto got = static_cast<std::size_t>(in_.gcount());
+        const std::size_t got = read_some(in_.get(), path_, buffer_.data(), buffer_.size());
         XXH3_64bits_update(hash_, buffer_.data(), got);
         input_ = ZSTD_inBuffer{buffer_.data(), got, 0};
         return got > 0;
@@ -167,7 +168,7 @@ private:
         frame_done_ = rc == 0; // the frame is complete and its checksum verified
     }
 
-    std::ifstream in_;
+    perf::UniqueFd in_;
     std::filesystem::path path_;
     ZSTD_DCtx* ctx_;
     XXH3_state_t* hash_;
@@ -201,9 +202,8 @@ TraceFileFacts write_trace_file(const std::filesystem::path& path,
 StoredTrace read_trace_file(const std::filesystem::path& path, const TraceFileFacts& expected) {
     CompressedReader reader(path);
     if (expected.bytes) {
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(path, ec);
-        if (!ec && size != *expected.bytes)
+        const std::uint64_t size = reader.file_bytes();
+        if (size != *expected.bytes)
             throw reader.error(fmt::format("is {} bytes, the database says {} (truncated, "
                                            "extended or replaced)",
                                            size, *expected.bytes));
@@ -239,6 +239,49 @@ StoredTrace read_trace_file(const std::filesystem::path& path, const TraceFileFa
                                        "{}): it was changed or replaced",
                                        hash, *expected.hash));
     return trace;
+}
+
+perf::UniqueFd open_trace_file(const std::filesystem::path& path) {
+    // O_NOFOLLOW: a link planted in the folder is not followed out of it. O_NONBLOCK: a FIFO
+    // is opened without waiting for a writer, then refused below rather than read forever.
+    perf::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    if (!fd) {
+        const int error = errno;
+        if (error == ENOENT)
+            throw TraceFileMissing(fmt::format("trace file {} is missing", path.string()));
+        if (error == ELOOP)
+            throw TraceFileError(fmt::format(
+                "trace file {} is a symbolic link, not a file of its own", path.string()));
+        throw TraceFileError(
+            fmt::format("cannot read trace file {}: {}", path.string(), std::strerror(error)));
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        throw TraceFileError(
+            fmt::format("cannot read trace file {}: {}", path.string(), std::strerror(errno)));
+    if (!S_ISREG(st.st_mode))
+        throw TraceFileError(fmt::format("trace file {} is {}, not a regular file", path.string(),
+                                         S_ISFIFO(st.st_mode)  ? "a FIFO"
+                                         : S_ISDIR(st.st_mode) ? "a folder"
+                                         : S_ISCHR(st.st_mode) ? "a character device"
+                                         : S_ISBLK(st.st_mode) ? "a block device"
+                                                               : "a socket"));
+    // Reads of a regular file never return EAGAIN; cleared anyway so a read waits as usual.
+    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+void copy_trace_file(const std::filesystem::path& from, const std::filesystem::path& to) {
+    const perf::UniqueFd in = open_trace_file(from);
+    std::error_code ec;
+    std::filesystem::create_directories(to.parent_path(), ec);
+    if (ec)
+        support::throw_write_error(to, ec.value());
+    support::ReplacingFile out(to);
+    std::vector<char> buffer(1 << 20);
+    while (const std::size_t n = read_some(in.get(), from, buffer.data(), buffer.size()))
+        out.write({buffer.data(), n});
+    out.commit();
 }
 
 std::string trace_file_name(std::int64_t run_id) {

@@ -33,7 +33,7 @@
 
 namespace hitmap::engine {
 
-inline constexpr std::uint32_t kPluginAbiVersion = 1;
+inline constexpr std::uint32_t kPluginAbiVersion = 2;
 
 class PluginRegistrar {
 public:

@@ -119,15 +119,13 @@ KmemAllocFreeWorkload::KmemAllocFreeWorkload(std::string name, std::string descr
     info_.seed_machine = std::move(seed_machine);
     add_kmem_params(info_, object_size);
     info_.params.push_back(
-        {"allocs", allocs, "allocations per operation, each freed after all of them (1..64)"});
+        {"allocs", allocs, "allocations per operation, each freed after all of them", 1, 64});
 }
 
 void KmemAllocFreeWorkload::validate(const WorkloadRunConfig& config) const {
     Workload::validate(config);
     const nlohmann::json p = resolve_params(config);
     check_kmem_params(p);
-    if (const unsigned allocs = p["allocs"].get<unsigned>(); allocs == 0 || allocs > 64)
-        throw WorkloadError(fmt::format("allocs must be in 1..64, not {}", allocs));
     KmemWorld::mem_cgroup_layout(config.layouts);
     KmemWorld::obj_cgroup_layout(config.layouts);
 }

@@ -62,16 +62,19 @@ MemoryStatReadWorkload::MemoryStatReadWorkload() {
                  "item"},
     };
     info_.params = {
-        {"memcgs", 1000u, "memcgs under the root, read in turn, 1..20000"},
+        {"memcgs", 1000u, "memcgs under the root, read in turn", 1, 20000},
         {"possible_cpus", 256u,
          "possible CPUs, whatever the host or simulated machine has: for_each_possible_cpu() "
-         "walks them, 1..1024"},
-        {"online_cpus", 0u, "num_online_cpus() for the flush threshold; 0: the possible CPUs"},
+         "walks them",
+         1, 1024},
+        {"online_cpus", 0u, "num_online_cpus() for the flush threshold; 0: the possible CPUs", 0,
+         1024},
         {"file_ns", 13700u,
          "per file, what the engine does not model: open, read and close of a kernfs seq_file. "
          "13.7 us is this VM's (kernel 6.18) for a cgroup v1 file printing one number "
-         "(memory.limit_in_bytes, best of 5 x 1,000 files)"},
-        {"update_ns", 2000u, "an updater's work between two counter updates"},
+         "(memory.limit_in_bytes, best of 5 x 1,000 files)",
+         0, kMaxWorkNs},
+        {"update_ns", 2000u, "an updater's work between two counter updates", 0, kMaxWorkNs},
     };
     info_.layout_structs = {"mem_cgroup"};
     // One memcg, so the 256 CPUs' counters a read walks (115 KB) stay in this host's L2 and a
@@ -113,11 +116,6 @@ Layout mem_cgroup_layout(const std::map<std::string, Layout>& overrides) {
 void MemoryStatReadWorkload::validate(const WorkloadRunConfig& config) const {
     Workload::validate(config);
     const Params p = params_of(resolve_params(config));
-    if (p.memcgs == 0 || p.memcgs > 20000)
-        throw WorkloadError(fmt::format("memcgs must be in 1..20000, not {}", p.memcgs));
-    if (p.possible_cpus == 0 || p.possible_cpus > 1024)
-        throw WorkloadError(
-            fmt::format("possible_cpus must be in 1..1024, not {}", p.possible_cpus));
     if (p.online_cpus > p.possible_cpus)
         throw WorkloadError(fmt::format("online_cpus {} is more than the {} possible",
                                         p.online_cpus, p.possible_cpus));

@@ -72,12 +72,12 @@ ObjcgFreeWorkload::ObjcgFreeWorkload() {
         {"mode", "process",
          "process: a memcg per group of tasks, each CPU running every group's sender in turn, a "
          "pipe's worth of messages each; thread: one memcg"});
-    info_.params.push_back({"groups", 4u, "hackbench groups (process mode: memcgs), 1..64"});
+    info_.params.push_back({"groups", 4u, "hackbench groups (process mode: memcgs)", 1, 64});
     info_.params.push_back(
         {"drain", "1page",
          "the object stock drains past this: 1page (the kernel), 32pages (seed 004's "
          "experiment), Npages or Nbytes (at least one object)"});
-    info_.params.push_back({"inflight", 32u, "messages a pipe holds, 1..64"});
+    info_.params.push_back({"inflight", 32u, "messages a pipe holds", 1, pipe_ring::kSlots});
 }
 
 unsigned ObjcgFreeWorkload::drain_pages(const std::string& text, unsigned object_full_size) {
@@ -103,10 +103,6 @@ void ObjcgFreeWorkload::validate(const WorkloadRunConfig& config) const {
     const std::string mode = p["mode"].get<std::string>();
     if (mode != "process" && mode != "thread")
         throw WorkloadError(fmt::format("unknown mode '{}' (process or thread)", mode));
-    if (const unsigned g = p["groups"].get<unsigned>(); g == 0 || g > 64)
-        throw WorkloadError(fmt::format("groups must be in 1..64, not {}", g));
-    if (const unsigned n = p["inflight"].get<unsigned>(); n == 0 || n > pipe_ring::kSlots)
-        throw WorkloadError(fmt::format("inflight must be in 1..{}, not {}", pipe_ring::kSlots, n));
     drain_pages(p["drain"].get<std::string>(), p["size"].get<unsigned>() + 8);
     KmemWorld::mem_cgroup_layout(config.layouts);
     KmemWorld::obj_cgroup_layout(config.layouts);

@@ -88,21 +88,23 @@ PageCounterChargeWorkload::PageCounterChargeWorkload() {
     for (const auto& v : variants())
         info_.variants.push_back({v.name, v.description});
     info_.params = {
-        {"batch", 0u, "charge batch in pages (0 = the variant's MEMCG_CHARGE_BATCH)"},
-        {"depth", 3u, "memcg levels below the root"},
-        {"phase", 0u, "start offset of each struct mem_cgroup modulo 64 (multiple of 8)"},
-        {"max_pages", 8u, "pages per charge are uniform in 1..max_pages (skb sizes)"},
-        {"inflight", 64u, "charges a thread holds before it must uncharge the oldest"},
-        {"top_min", 16u, "memory.min of the top level, in pages"},
-        {"top_low", 32u, "memory.low of the top level, in pages"},
-        {"leaf_max", 0u, "memory.max of the leaf in pages (0 = unlimited)"},
+        {"batch", 0u, "charge batch in pages (0 = the variant's MEMCG_CHARGE_BATCH)", 0, 4096},
+        {"depth", 3u, "memcg levels below the root", 1, 16},
+        {"phase", 0u, "start offset of each struct mem_cgroup modulo 64 (multiple of 8)", 0, 56},
+        {"max_pages", 8u, "pages per charge are uniform in 1..max_pages (skb sizes)", 1, 4096},
+        {"inflight", 64u, "charges a thread holds before it must uncharge the oldest", 1, 65536},
+        {"top_min", 16u, "memory.min of the top level, in pages", 0, kMaxPages},
+        {"top_low", 32u, "memory.low of the top level, in pages", 0, kMaxPages},
+        {"leaf_max", 0u, "memory.max of the leaf in pages (0 = unlimited)", 0, kMaxPages},
         {"pressure_checks", 1u,
          "mem_cgroup_under_socket_pressure() walks per uncharge (v6.0 TCP asks on every "
-         "__sk_mem_reduce_allocated)"},
+         "__sk_mem_reduce_allocated)",
+         0, 64},
         {"stats", true, "mod_memcg_state(MEMCG_SOCK) on every charge and uncharge"},
         {"work_ns", 0u,
          "other work per operation outside memcg, in ns (the rest of a netperf send; seed 001's "
-         "10 Gbit/s of 10 KiB messages per instance is 7.8 us per message)"},
+         "10 Gbit/s of 10 KiB messages per instance is 7.8 us per message)",
+         0, kMaxWorkNs},
     };
 }
 
@@ -125,12 +127,8 @@ Layout layout_for(const WorkloadRunConfig& config, const PageCounterChargeVarian
 void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const {
     Workload::validate(config);
     const nlohmann::json p = resolve_params(config);
-    if (p["depth"].get<unsigned>() == 0 || p["depth"].get<unsigned>() > 16)
-        throw WorkloadError("depth must be in 1..16");
-    if (p["phase"].get<unsigned>() % 8 != 0 || p["phase"].get<unsigned>() >= 64)
+    if (p["phase"].get<unsigned>() % 8 != 0)
         throw WorkloadError("phase must be a multiple of 8 below 64");
-    if (p["max_pages"].get<unsigned>() == 0 || p["inflight"].get<unsigned>() == 0)
-        throw WorkloadError("max_pages and inflight must be at least 1");
     // Builds one memcg so a layout lacking a field the variant needs fails now.
     ObjectRegistry scratch;
     const auto& variant = page_counter_variant(config.variant);

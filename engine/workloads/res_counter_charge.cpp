@@ -89,17 +89,19 @@ ResCounterChargeWorkload::ResCounterChargeWorkload() {
         info_.variants.push_back({v.name, v.description});
     info_.params = {
         {"nr_cpus", 64u,
-         "NR_CPUS of the kernel build: the precharge is CHARGE_SIZE = 4*((NR_CPUS>>5)+1) pages"},
+         "NR_CPUS of the kernel build: the precharge is CHARGE_SIZE = 4*((NR_CPUS>>5)+1) pages", 1,
+         8192},
         {"swap_account", false, "do_swap_account: every page charges memsw as well as res"},
         {"use_hierarchy", false, "charge the parent counters too (2.6.31's default is 0)"},
-        {"depth", 2u, "res_counter levels with use_hierarchy, the root included"},
+        {"depth", 2u, "res_counter levels with use_hierarchy, the root included", 1, 16},
         {"lock", "ticket", "spinlock algorithm: ticket (2.6.31 x86) or tas (test-and-set)"},
-        {"inflight", 64u, "pages a task holds before it frees"},
-        {"unmap_batch", 16u, "pages one unmap/truncate-like batch frees"},
+        {"inflight", 64u, "pages a task holds before it frees", 1, 65536},
+        {"unmap_batch", 16u, "pages one unmap/truncate-like batch frees", 1, 4096},
         {"single_free_percent", 50u,
          "share of frees, in percent, that free one page outside any batch (reclaim, "
-         "single-page truncation); the others free unmap_batch pages"},
-        {"limit_pages", 1u << 20, "limit of the memcg's res counter, in pages"},
+         "single-page truncation); the others free unmap_batch pages",
+         0, 100},
+        {"limit_pages", 1u << 20, "limit of the memcg's res counter, in pages", 1, kMaxPages},
         {"clear_page", true,
          "zero each charged page, as the fault path does: the work between "
          "charges that lets the precharge show (without it both variants "
@@ -132,18 +134,8 @@ private:
 void ResCounterChargeWorkload::validate(const WorkloadRunConfig& config) const {
     Workload::validate(config);
     const nlohmann::json p = resolve_params(config);
-    if (p["depth"].get<unsigned>() == 0 || p["depth"].get<unsigned>() > 16)
-        throw WorkloadError("depth must be in 1..16");
-    if (p["nr_cpus"].get<unsigned>() == 0 || p["nr_cpus"].get<unsigned>() > 8192)
-        throw WorkloadError("nr_cpus must be in 1..8192");
-    if (p["inflight"].get<unsigned>() == 0 || p["unmap_batch"].get<unsigned>() == 0)
-        throw WorkloadError("inflight and unmap_batch must be at least 1");
-    if (p["single_free_percent"].get<unsigned>() > 100)
-        throw WorkloadError("single_free_percent must be in 0..100");
     if (const auto lock = p["lock"].get<std::string>(); lock != "ticket" && lock != "tas")
         throw WorkloadError(fmt::format("lock '{}' is not ticket or tas", lock));
-    if (p["limit_pages"].get<unsigned>() == 0)
-        throw WorkloadError("limit_pages must be at least 1");
 }
 
 WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,

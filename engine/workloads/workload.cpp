@@ -34,6 +34,19 @@ void Workload::validate(const WorkloadRunConfig& config) const {
     resolve_params(config);
 }
 
+namespace {
+
+// What a parameter of `example`'s type takes, in words for an error message.
+std::string_view value_kind(const nlohmann::json& example) {
+    if (example.is_boolean())
+        return "true or false";
+    if (example.is_string())
+        return "text";
+    return example.is_number() ? "a number" : "a JSON value of its default's type";
+}
+
+} // namespace
+
 nlohmann::json Workload::resolve_params(const WorkloadRunConfig& config) const {
     nlohmann::json resolved = nlohmann::json::object();
     for (const ParamSpec& p : info().params)
@@ -45,14 +58,17 @@ nlohmann::json Workload::resolve_params(const WorkloadRunConfig& config) const {
                                        [&](const ParamSpec& p) { return p.name == name; });
         if (spec == info().params.end())
             throw WorkloadError(fmt::format("unknown parameter '{}' of {}", name, info().name));
-        const bool number_ok = spec->default_value.is_number_integer() && value.is_number_integer();
-        if (!number_ok && spec->default_value.type() != value.type())
-            throw WorkloadError(fmt::format("parameter '{}' of {} wants a {} value, got {}", name,
-                                            info().name, spec->default_value.type_name(),
-                                            value.dump()));
-        if (spec->default_value.is_number_unsigned() && value.is_number_integer() &&
-            value.get<std::int64_t>() < 0)
-            throw WorkloadError(fmt::format("parameter '{}' must not be negative", name));
+        const nlohmann::json& wanted = spec->default_value;
+        if (wanted.is_number_unsigned()) {
+            // is_number_integer: 2.5, 1e3 and 1e400 are not counts.
+            if (!value.is_number_integer() || value < spec->min || value > spec->max)
+                throw WorkloadError(
+                    fmt::format("{} parameter {} must be a whole number in {}..{}, not {}",
+                                info().name, name, spec->min, spec->max, value.dump()));
+        } else if (wanted.type() != value.type()) {
+            throw WorkloadError(fmt::format("{} parameter {} must be {}, not {}", info().name, name,
+                                            value_kind(wanted), value.dump()));
+        }
         resolved[name] = value;
     }
     return resolved;

@@ -10,7 +10,9 @@
 #include "engine/runtime/worker_pool.hpp"
 #include "engine/workloads/investigation.hpp"
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -32,7 +34,15 @@ struct ParamSpec {
     std::string name;
     nlohmann::json default_value; // its type is the parameter's type
     std::string description;
+    // A whole-number parameter's range, both ends allowed (resolve_params refuses the rest).
+    // Workloads read them as unsigned, so no range reaches past its largest value.
+    std::uint64_t min = 0;
+    std::uint64_t max = std::numeric_limits<std::uint32_t>::max();
 };
+
+// Ranges that parameters of several workloads share.
+inline constexpr std::uint64_t kMaxPages = std::uint64_t{1} << 30; // 4 TiB of 4 KiB pages
+inline constexpr std::uint64_t kMaxWorkNs = 100'000'000;           // 0.1 s per operation
 
 struct VariantSpec {
     std::string name;

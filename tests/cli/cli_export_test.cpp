@@ -5,9 +5,13 @@
 #include "tests/cli/cli_test_support.hpp"
 
 #include <SQLiteCpp/Database.h>
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 namespace hitmap::testing {
 namespace {
@@ -152,6 +156,65 @@ TEST(CliExport, BadRequestsFailInOneLineAndKeepAnExistingReport) {
     EXPECT_FALSE(std::filesystem::exists(dir / "none.db"));
     EXPECT_EQ(read_file(report), kept);
     EXPECT_FALSE(std::filesystem::exists(dir / "report.md.partial"));
+}
+
+// -o replaces only a regular file (or nothing): a link is followed and its target replaced, a
+// FIFO or a character device is written into and stays what it was, "-" is standard output, and
+// a folder or a link to nothing is refused in one line.
+TEST(CliExport, OutputThatIsNotARegularFileIsWrittenIntoOrRefused) {
+    TempDir dir;
+    const auto db = (dir / "x.db").string();
+    ASSERT_EQ(seed_run(db, dir.path(), "100").status, 0);
+    const auto exported = [&](const std::filesystem::path& out) {
+        return run_cli({"export", "--db", db, "-o", out.string()}, dir.path());
+    };
+
+    const CliResult to_stdout = exported("-");
+    ASSERT_EQ(to_stdout.status, 0) << to_stdout.err;
+    EXPECT_THAT(to_stdout.out, HasSubstr("## hitmap report"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "-"));
+
+    std::ofstream(dir / "real.md") << "old";
+    std::filesystem::create_symlink("real.md", dir / "link.md");
+    ASSERT_EQ(exported(dir / "link.md").status, 0);
+    EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.md"));
+    EXPECT_THAT(read_file(dir / "real.md"), HasSubstr("## hitmap report"));
+
+    // The reader is open before the export starts, so the export's open does not wait for one
+    // and whatever it writes is in the pipe once it has exited.
+    const auto fifo = dir / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    ASSERT_GE(reader, 0);
+    ASSERT_EQ(exported(fifo).status, 0);
+    std::string piped(65536, '\0');
+    const ssize_t n = ::read(reader, piped.data(), piped.size());
+    ::close(reader);
+    piped.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    EXPECT_THAT(piped, HasSubstr("## hitmap report"));
+    EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+
+    if (::geteuid() == 0) {
+        // /dev/null's numbers, made here: the real one is never the target of a test.
+        const auto device = dir / "null";
+        ASSERT_EQ(::mknod(device.c_str(), S_IFCHR | 0666, ::makedev(1, 3)), 0);
+        ASSERT_EQ(exported(device).status, 0);
+        EXPECT_TRUE(std::filesystem::is_character_file(device));
+    }
+
+    std::filesystem::create_directory(dir / "folder");
+    std::filesystem::create_symlink("nowhere.md", dir / "dangling.md");
+    for (const auto& [target, message] : std::vector<std::pair<std::string, std::string>>{
+             {"folder", "it is a folder"},
+             {"dangling.md", "it is a symbolic link to a file that does not exist"}}) {
+        const CliResult r = exported(dir / target);
+        EXPECT_NE(r.status, 0) << target;
+        EXPECT_THAT(r.err, HasSubstr(message));
+        EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    }
+    EXPECT_TRUE(std::filesystem::is_directory(dir / "folder"));
+    EXPECT_TRUE(std::filesystem::is_symlink(dir / "dangling.md"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "nowhere.md"));
 }
 
 } // namespace

@@ -72,5 +72,32 @@ TEST(CliMerge, RefusesItsOutputAndFilesItCannotRead) {
     EXPECT_EQ(show_json(a, dir).size(), 1u);
 }
 
+// A full disk while the trace is copied: the merge is refused in one line and leaves the output
+// as it was, with no trace file (not even a partial one). RLIMIT_FSIZE stands in for the disk:
+// a write past it fails with EFBIG, as one past a full disk fails with ENOSPC (SIGXFSZ, which
+// would kill the process instead, is ignored for it).
+TEST(CliMerge, AFullDiskLeavesNoTraceFileBehind) {
+    TempDir dir;
+    const auto a = (dir / "a.db").string(), out = (dir / "out.db").string();
+    ASSERT_EQ(seed_run(a, dir.path(), "50000", {"--c2c", "software"}).status, 0);
+    ASSERT_EQ(seed_run(out, dir.path(), "100").status, 0);
+    const auto trace_bytes = std::filesystem::file_size(dir / "a.db.traces/run-1.trace.zst");
+    const auto db_bytes = std::filesystem::file_size(out);
+    const auto limit = std::to_string((trace_bytes + db_bytes) / 2);
+    ASSERT_LT(db_bytes * 2, trace_bytes) << "the trace must be the file that does not fit";
+    const CliResult r = run_command(
+        {"sh", "-c",
+         "trap '' XFSZ; exec prlimit --fsize=" + limit + " \"$0\" merge \"$1\" -o \"$2\"",
+         hitmap_collect(), a, out},
+        dir.path());
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("run 1's trace: cannot write"));
+    EXPECT_THAT(r.err, HasSubstr("File too large"));
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("filesystem error")));
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "out.db.traces"));
+    EXPECT_EQ(show_json(out, dir).size(), 1u);
+}
+
 } // namespace
 } // namespace hitmap::testing

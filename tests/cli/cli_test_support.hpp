@@ -44,11 +44,12 @@ private:
     std::filesystem::path path_;
 };
 
-inline CliResult run_cli(const std::vector<std::string>& args,
-                         const std::filesystem::path& scratch) {
-    std::string cmd = shell_quote((bin_dir() / "hitmap-collect").string());
-    for (const auto& a : args)
-        cmd += " " + shell_quote(a);
+// `argv` run through the shell with its output captured in `scratch`.
+inline CliResult run_command(const std::vector<std::string>& argv,
+                             const std::filesystem::path& scratch) {
+    std::string cmd;
+    for (const auto& a : argv)
+        cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
     const auto out = scratch / "stdout.txt";
     const auto err = scratch / "stderr.txt";
     cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
@@ -58,6 +59,17 @@ inline CliResult run_cli(const std::vector<std::string>& args,
     r.out = read_file(out);
     r.err = read_file(err);
     return r;
+}
+
+inline std::string hitmap_collect() {
+    return (bin_dir() / "hitmap-collect").string();
+}
+
+inline CliResult run_cli(const std::vector<std::string>& args,
+                         const std::filesystem::path& scratch) {
+    std::vector<std::string> argv{hitmap_collect()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_command(argv, scratch);
 }
 
 // One small v6.0 run on one thread: a database with something in it to read or to protect.

@@ -27,7 +27,7 @@ TEST(KmemWorkloads, BadParametersAreRefusedWithTheReason) {
     EXPECT_THAT(validate_error(single, with(config_for("none", 1, 10), {{"cgroup", "v3"}})),
                 HasSubstr("unknown cgroup version 'v3' (v1 or v2)"));
     EXPECT_THAT(validate_error(single, with(config_for("none", 1, 10), {{"allocs", 0}})),
-                HasSubstr("allocs must be in 1..64"));
+                HasSubstr("allocs must be a whole number in 1..64"));
     EXPECT_THAT(validate_error(pairs, with(config_for("none", 2, 10), {{"drain", "100bytes"}})),
                 HasSubstr("drain 100bytes is below one object (520 bytes"));
     EXPECT_THAT(validate_error(pairs, with(config_for("none", 2, 10), {{"drain", "0pages"}})),

@@ -127,17 +127,18 @@ TEST(PageCounterChargeWorkload, InvalidConfigsThrowBeforeRunning) {
     };
     EXPECT_THAT(with({{"bogus", 1}}), HasSubstr("unknown parameter 'bogus'"));
     EXPECT_THAT(with({{"depth", "3"}}),
-                HasSubstr("parameter 'depth' of page-counter-charge wants a number"));
-    EXPECT_THAT(with({{"depth", 2.5}}), HasSubstr("parameter 'depth'"));
-    EXPECT_THAT(with({{"depth", true}}), HasSubstr("parameter 'depth'"));
-    EXPECT_THAT(with({{"depth", -1}}), HasSubstr("parameter 'depth' must not be negative"));
-    EXPECT_THAT(with({{"depth", 0}}), HasSubstr("depth must be in 1..16"));
-    EXPECT_THAT(with({{"depth", 17}}), HasSubstr("depth must be in 1..16"));
+                HasSubstr("page-counter-charge parameter depth must be a whole number in 1..16, "
+                          "not \"3\""));
+    EXPECT_THAT(with({{"depth", 2.5}}), HasSubstr("parameter depth"));
+    EXPECT_THAT(with({{"depth", true}}), HasSubstr("parameter depth"));
+    EXPECT_THAT(with({{"depth", -1}}), HasSubstr("depth must be a whole number in 1..16, not -1"));
+    EXPECT_THAT(with({{"depth", 0}}), HasSubstr("depth must be a whole number in 1..16, not 0"));
+    EXPECT_THAT(with({{"depth", 17}}), HasSubstr("depth must be a whole number in 1..16, not 17"));
     EXPECT_THAT(with({{"phase", 4}}), HasSubstr("phase must be a multiple of 8 below 64"));
     EXPECT_THAT(with({{"phase", 3}}), HasSubstr("phase must be a multiple of 8 below 64"));
-    EXPECT_THAT(with({{"phase", 64}}), HasSubstr("phase must be a multiple of 8 below 64"));
-    EXPECT_THAT(with({{"max_pages", 0}}), HasSubstr("max_pages and inflight must be at least 1"));
-    EXPECT_THAT(with({{"inflight", 0}}), HasSubstr("max_pages and inflight must be at least 1"));
+    EXPECT_THAT(with({{"phase", 64}}), HasSubstr("phase must be a whole number in 0..56"));
+    EXPECT_THAT(with({{"max_pages", 0}}), HasSubstr("max_pages must be a whole number in 1..4096"));
+    EXPECT_THAT(with({{"inflight", 0}}), HasSubstr("inflight must be a whole number in 1..65536"));
 
     // run() validates too: the same error, and nothing runs.
     WorkloadRunConfig c = config_for("v6.1", 1, 10);

@@ -223,5 +223,25 @@ TEST(DatabaseOpen, ReadOnlyOpenReadsButDoesNotWrite) {
     EXPECT_THROW(db.begin_run(testing::sample_run(machine_id)), StoreIoError);
 }
 
+// show, report and export read through a read-only open: once it is closed the folder holds
+// the database file alone, as a writer leaves it, with not a byte of it changed.
+TEST(DatabaseOpen, ReadOnlyOpenLeavesNoWalOrShmFilesBehind) {
+    TempDir dir;
+    const auto path = dir / "hitmap.db";
+    {
+        auto db = Database::open(path);
+        db.begin_run(testing::sample_run(db.upsert_machine(detect_machine(), "{}")));
+    }
+    ASSERT_FALSE(std::filesystem::exists(dir / "hitmap.db-wal"));
+    const auto before = testing::backdated_snapshot(path);
+    {
+        auto db = Database::open(path, {.read_only = true});
+        EXPECT_EQ(db.runs().size(), 1u);
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "hitmap.db-wal"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "hitmap.db-shm"));
+    EXPECT_EQ(testing::snapshot(path), before);
+}
+
 } // namespace
 } // namespace hitmap::store
