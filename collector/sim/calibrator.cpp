@@ -195,10 +195,14 @@ Calibration measure_calibration(const engine::Workload& workload,
     Calibration c;
     c.workload = workload.info().name;
     c.variant = config.variant;
+    c.params = calibration_key(workload.info(), config.params);
+    c.build = HITMAP_BUILD;
+    c.samples.assign(kSiteSlots * kSiteSlots, 0);
     double work_ns = 0;
     unsigned clamped = 0;
     for (std::size_t k = 0; k < median_ns.size(); ++k)
         if (median_ns[k] >= 0) {
+            c.samples[k] = static_cast<std::uint32_t>(timer.samples_[k].size());
             clamped += median_ns[k] < hook_ns;
             c.segment_ns[k] = std::max(0.0, median_ns[k] - hook_ns);
             work_ns += c.segment_ns[k] * static_cast<double>(timer.counts_[k]);
