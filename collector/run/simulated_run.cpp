@@ -24,9 +24,15 @@ std::string describe_host() {
 
 // The calibrations of a --calibration file; none yet where --calibrate-missing will make it.
 std::vector<sim::Calibration> file_calibrations(const SimulateOptions& o) {
-    if (!o.calibration_file ||
-        (o.calibrate_missing && !std::filesystem::exists(*o.calibration_file)))
+    if (!o.calibration_file)
         return {};
+    if (!std::filesystem::exists(*o.calibration_file)) {
+        if (o.calibrate_missing)
+            return {};
+        throw sim::CalibrationError(
+            fmt::format("{}: no such calibration file; --calibrate-missing measures it there",
+                        o.calibration_file->string()));
+    }
     return sim::load_calibrations(*o.calibration_file);
 }
 
