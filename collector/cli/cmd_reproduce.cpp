@@ -59,7 +59,7 @@ collector::ReproduceOptions library_options(const ReproduceCliOptions& o) {
         options.calibrations = collector::committed_calibrations();
         options.calibrations_label = "committed (data/calibration/reproduce/)";
     }
-    if (!options.calibrations.empty() && !options.calibrate_missing &&
+    if (o.simulate && !options.calibrations.empty() && !options.calibrate_missing &&
         !std::filesystem::is_directory(options.calibrations))
         throw sim::CalibrationError(
             fmt::format("{}: not a folder of calibrations", options.calibrations.string()));

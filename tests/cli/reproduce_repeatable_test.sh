@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 33 acceptance 1, 3 and 4 on --quick sizes, from the committed calibrations:
-#   - two `reproduce all --simulate` runs into fresh databases print identical tables, the
-#     measured blocks (this machine's real threads, noisy by design) and run ids aside;
+#   - two `reproduce all --simulate` runs into fresh databases give identical tables, the
+#     measured rows (this machine's real threads, noisy by design) and run ids aside: every
+#     figure, change, cause and note the text tables print is in the JSON compared;
 #   - `--scorecard --json` validates against schemas/reproduce.schema.json and has >= 20 figures;
 #   - every scorecard figure is the one in tests/cli/data/reproduce_scorecard_quick.json (to four
 #     significant digits), so a change that moves a figure shows in review. UPDATE=1 rewrites it.
@@ -10,29 +11,28 @@ collect=$1 schema=$2 golden=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 for n in 1 2; do
-    "$collect" reproduce all --simulate --quick --progress none --db "$dir/$n.db" >"$dir/$n.txt"
+    "$collect" reproduce all --simulate --quick --scorecard --json --progress none \
+        --db "$dir/$n.db" >"$dir/$n.json"
 done
-"$collect" reproduce all --simulate --quick --scorecard --json --progress none \
-    --db "$dir/3.db" >"$dir/score.json"
-python3 - "$dir/1.txt" "$dir/2.txt" "$schema" "$dir/score.json" "$golden" <<'PY'
+python3 - "$dir/1.json" "$dir/2.json" "$schema" "$golden" <<'PY'
 import json, os, re, sys, jsonschema
 
-def simulated_part(path):
-    out, skip = [], False
-    for line in open(path):
-        if line.startswith("measured on this machine, not the seed's"):
-            skip = True
-        elif line.startswith(("-- ", "== ")):
-            skip = False
-        if not skip:
-            out.append(re.sub(r"[\[(]run \d+[\])]", "[run]", line))
-    return out
+def simulated_part(v):
+    """The document without this machine's runs and without run ids."""
+    if isinstance(v, dict):
+        return {k: simulated_part(x) for k, x in v.items()
+                if k not in ("measured", "run_id") and v.get("source") != "measured"}
+    if isinstance(v, list):
+        return [simulated_part(x) for x in v if not (isinstance(x, dict) and x.get("source") == "measured")]
+    if isinstance(v, str):
+        return re.sub(r"[\[(]run \d+[\])]", "[run]", v)
+    return v
 
-a, b = simulated_part(sys.argv[1]), simulated_part(sys.argv[2])
-assert any("simulated" in l for l in a), "no simulated table printed"
-assert a == b, "".join(l for l in a if l not in b) or "the tables differ"
+doc = json.load(open(sys.argv[1]))
+a, b = simulated_part(doc), simulated_part(json.load(open(sys.argv[2])))
+assert any(r["simulated"] for i in a["investigations"] for t in i["tables"] for r in t["rows"])
+assert a == b, "two runs' simulated tables differ"
 
-doc = json.load(open(sys.argv[4]))
 jsonschema.validate(doc, json.load(open(sys.argv[3])))
 figures = doc["scorecard"]["figures"]
 assert len(figures) >= 20, f"only {len(figures)} scorecard figures"
@@ -44,10 +44,10 @@ def key(f):
             float(f"{f['ours']:.4g}"), f["within_2x"], f["direction_right"], f["kind"]]
 got = [key(f) for f in figures]
 if os.environ.get("UPDATE") == "1":
-    json.dump(got, open(sys.argv[5], "w"), indent=1, ensure_ascii=False)
-    print("rewrote", sys.argv[5])
+    json.dump(got, open(sys.argv[4], "w"), indent=1, ensure_ascii=False)
+    print("rewrote", sys.argv[4])
 else:
-    want = json.load(open(sys.argv[5]))
+    want = json.load(open(sys.argv[4]))
     moved = [f"{w} -> {g}" for w, g in zip(want, got) if w != g]
     assert len(want) == len(got), f"{len(got)} figures, the golden file has {len(want)}"
     assert not moved, "scorecard figures moved:\n" + "\n".join(moved)
