@@ -304,10 +304,11 @@ std::string measured_line(const ReproducedTable& t) {
     for (const auto& r : t.rows)
         if (r.measured)
             runs = std::max(runs, r.measured->runs);
-    return fmt::format("measured on this machine, not the seed's: real threads ({}), untraced; "
-                       "noisy (a shared 2-CPU VM): the median of {} runs, their lowest–highest "
-                       "beside it",
-                       threads_of(t, false), runs);
+    return fmt::format(
+        "measured on this machine, not the seed's: real threads ({}), untraced; "
+        "noisy (whatever else this machine runs): the median of {} runs, their lowest–highest "
+        "beside it",
+        threads_of(t, false), runs);
 }
 
 std::string native_scale_line(const NativeScale& n) {
