@@ -59,7 +59,11 @@ collector::ReproduceOptions library_options(const ReproduceCliOptions& o) {
         options.calibrations = collector::committed_calibrations();
         options.calibrations_label = "committed (data/calibration/reproduce/)";
     }
-    if (o.simulate && !options.calibrations.empty() && !options.calibrate_missing &&
+    // --calibrate-missing starts a folder where there is none; anything else reads one.
+    std::error_code ec;
+    if (o.simulate && o.calibrate_missing)
+        std::filesystem::create_directories(options.calibrations, ec);
+    if (o.simulate && !options.calibrations.empty() &&
         !std::filesystem::is_directory(options.calibrations))
         throw sim::CalibrationError(
             fmt::format("{}: not a folder of calibrations", options.calibrations.string()));
