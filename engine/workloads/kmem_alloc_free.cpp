@@ -89,46 +89,33 @@ Investigation waiman_2021() {
     multi.title = "96 threads in one memcg: kmalloc/kfree of 4 KiB";
     multi.figures = {
         {.column = "throughput", .kind = FigureKind::ops_per_s, .scale = 1e-3, .unit = "kops/s"}};
+    // Every CPU of this machine, and the seed's 96 virtual CPUs for its 10 s at a fixed time.
+    const auto multi_row = [](std::string label, const std::string& variant,
+                              const nlohmann::json& params, double kops, unsigned base) {
+        const RowRun run{.workload = "kmem-alloc-free-mt",
+                         .variant = variant,
+                         .params = params,
+                         .iterations = 1000000,
+                         .quick_iterations = 200000};
+        const RowRun simulated{.workload = "kmem-alloc-free-mt",
+                               .variant = variant,
+                               .params = params,
+                               .threads = 96,
+                               .duration_us = 1000,
+                               .quick_duration_us = 100};
+        return SeedRow{std::move(label), {kops}, run, simulated, base, std::nullopt};
+    };
     const std::vector<std::pair<std::string, std::vector<double>>> cgroups{
         {"v1", {3520, 4304, 4731, 4587}}, {"v2", {6242, 8478, 418142, 438838}}};
     for (const auto& [cgroup, kops] : cgroups) {
         const auto base = static_cast<unsigned>(multi.rows.size());
-        const nlohmann::json params = {{"cgroup", cgroup}};
         for (std::size_t i = 0; i < patches.size(); ++i)
-            multi.rows.push_back({fmt::format("{}: {}", cgroup, patches[i]),
-                                  {kops[i]},
-                                  RowRun{.workload = "kmem-alloc-free-mt",
-                                         .variant = patches[i],
-                                         .params = params,
-                                         .iterations = 1000000,
-                                         .quick_iterations = 200000},
-                                  RowRun{.workload = "kmem-alloc-free-mt",
-                                         .variant = patches[i],
-                                         .params = params,
-                                         .threads = 96,
-                                         .duration_us = 1000,
-                                         .quick_duration_us = 100},
-                                  base,
-                                  std::nullopt});
+            multi.rows.push_back(multi_row(fmt::format("{}: {}", cgroup, patches[i]), patches[i],
+                                           {{"cgroup", cgroup}}, kops[i], base));
     }
     // "With memory accounting disabled, the kmalloc/kfree rate was 1,481,291 kop/s."
     const auto off = static_cast<unsigned>(multi.rows.size());
-    const nlohmann::json off_params = {{"cgroup", "v2"}};
-    multi.rows.push_back({"accounting off",
-                          {1481291},
-                          RowRun{.workload = "kmem-alloc-free-mt",
-                                 .variant = "off",
-                                 .params = off_params,
-                                 .iterations = 1000000,
-                                 .quick_iterations = 200000},
-                          RowRun{.workload = "kmem-alloc-free-mt",
-                                 .variant = "off",
-                                 .params = off_params,
-                                 .threads = 96,
-                                 .duration_us = 1000,
-                                 .quick_duration_us = 100},
-                          off,
-                          std::nullopt});
+    multi.rows.push_back(multi_row("accounting off", "off", {{"cgroup", "v2"}}, 1481291, off));
     multi.change = ChangeStyle::ratio;
     multi.machine = "cascadelake-2s-96";
     multi.cause = {CauseKind::hottest_line, {4, 6}, {}, {}}; // v2: none, 1-3
