@@ -3,10 +3,13 @@
 #include "collector/report/output_text.hpp"
 #include "collector/reproduce/reproduce_plan.hpp"
 #include "collector/reproduce/reproduction_format.hpp"
+#include "collector/reproduce/scorecard.hpp"
 #include "collector/run/cancel.hpp"
 #include "collector/run/run_executor.hpp"
+#include "collector/sim/errors.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <fmt/format.h>
 #include <memory>
 
@@ -18,6 +21,10 @@ struct ReproduceCliOptions {
     std::string investigation;
     bool simulate = false;
     bool quick = false;
+    bool calibrate_here = false;
+    std::optional<std::string> calibrations;
+    bool calibrate_missing = false;
+    bool scorecard = false;
     bool markdown = false;
     std::string progress = "auto";
     CommonOptions common;
@@ -29,8 +36,42 @@ struct Planned {
     std::vector<collector::ValidatedRequest> requests; // runs[i].request, validated
 };
 
+// The options as the library takes them: where calibrations come from, and how the tables
+// name it (a relative name, so the tables read the same in every checkout).
+collector::ReproduceOptions library_options(const ReproduceCliOptions& o) {
+    if (o.calibrate_here && (o.calibrations || o.calibrate_missing))
+        throw UsageError("--calibrate-here measures every calibration: it takes no --calibration "
+                         "or --calibrate-missing");
+    if ((o.calibrate_here || o.calibrations || o.calibrate_missing || o.scorecard) && !o.simulate)
+        throw UsageError("--calibrate-here, --calibration, --calibrate-missing and --scorecard "
+                         "apply to --simulate");
+    collector::ReproduceOptions options;
+    options.simulate = o.simulate;
+    options.quick = o.quick;
+    options.calibrate_missing = o.calibrate_missing;
+    options.measured_repeats = o.quick ? 2 : 3;
+    if (o.calibrate_here) {
+        options.calibrations_label = "measured on this host now (--calibrate-here)";
+    } else if (o.calibrations) {
+        options.calibrations = *o.calibrations;
+        options.calibrations_label = "from " + *o.calibrations;
+    } else {
+        options.calibrations = collector::committed_calibrations();
+        options.calibrations_label = "committed (data/calibration/reproduce/)";
+    }
+    // --calibrate-missing starts a folder where there is none; anything else reads one.
+    std::error_code ec;
+    if (o.simulate && o.calibrate_missing)
+        std::filesystem::create_directories(options.calibrations, ec);
+    if (o.simulate && !options.calibrations.empty() &&
+        !std::filesystem::is_directory(options.calibrations))
+        throw sim::CalibrationError(
+            fmt::format("{}: not a folder of calibrations", options.calibrations.string()));
+    return options;
+}
+
 void reproduce(const ReproduceCliOptions& o) {
-    const collector::ReproduceOptions options{o.simulate, o.quick};
+    const collector::ReproduceOptions options = library_options(o);
     // Every request is validated before the database opens: bad input writes nothing.
     std::vector<Planned> planned;
     if (o.investigation == "all")
@@ -54,9 +95,10 @@ void reproduce(const ReproduceCliOptions& o) {
     const collector::CancelOnSignals cancel_on_signals;
     std::vector<collector::Reproduction> results;
     std::size_t done = 0;
-    for (const auto& p : planned) {
+    for (auto& p : planned) {
         const engine::Investigation& inv = *p.workload->investigation;
         collector::ReproductionRuns ids = collector::empty_runs(inv);
+        std::optional<collector::NativeScale> native_scale;
         for (std::size_t i = 0; i < p.runs.size(); ++i) {
             const collector::PlannedRowRun& run = p.runs[i];
             if (collector::cancel_requested().load())
@@ -71,7 +113,7 @@ void reproduce(const ReproduceCliOptions& o) {
             ++done;
             for (const auto& s : summaries) {
                 if (s.ok)
-                    ids[run.table][run.row][run.source] = s.run_id;
+                    ids[run.table][run.row][run.source].push_back(s.run_id);
                 else
                     command_exit_status() = 1;
                 if (!quiet)
@@ -79,8 +121,20 @@ void reproduce(const ReproduceCliOptions& o) {
                                report::escape_control(what), s.run_id,
                                s.ok ? "done" : "failed: " + s.error, seconds);
             }
+            // The anchor row at this host's speed sets the scale of the simulated runs after it.
+            if (run.source == collector::RowSource::unscaled)
+                if ((native_scale = collector::read_native_scale(db, inv, ids)))
+                    for (std::size_t j = i + 1; j < p.runs.size(); ++j)
+                        if (p.runs[j].source == collector::RowSource::simulated) {
+                            collector::RunRequest scaled = p.requests[j].request();
+                            scaled.simulate->native_scale = native_scale->factor;
+                            p.requests[j] = collector::RunExecutor::validate(std::move(scaled));
+                        }
         }
-        results.push_back(collector::read_reproduction(db, inv, ids, options));
+        collector::Reproduction r = collector::read_reproduction(db, inv, ids, options);
+        r.calibrations = options.calibrations_label;
+        r.native_scale = native_scale;
+        results.push_back(std::move(r));
     }
     if (collector::cancel_requested().load()) {
         fmt::print(stderr, "hitmap-collect: cancelled; the runs done so far are stored\n");
@@ -88,7 +142,16 @@ void reproduce(const ReproduceCliOptions& o) {
         return;
     }
     if (o.common.json) {
-        fmt::print("{}\n", report::json_text(collector::reproductions_json(results)));
+        nlohmann::json doc = collector::reproductions_json(results);
+        if (o.scorecard)
+            doc["scorecard"] = collector::scorecard_json(collector::score(results));
+        fmt::print("{}\n", report::json_text(doc));
+        return;
+    }
+    if (o.scorecard) {
+        fmt::print("{}", o.markdown
+                             ? collector::format_scorecard_markdown(collector::score(results))
+                             : collector::format_scorecard_text(collector::score(results)));
         return;
     }
     for (std::size_t i = 0; i < results.size(); ++i)
@@ -112,6 +175,17 @@ void add_reproduce_command(CLI::App& app) {
                   "Also run each table's rows on the seed's simulated machine");
     cmd->add_flag("--quick", o->quick,
                   "Smaller sizes (stated in each table) and shorter calibrations");
+    cmd->add_flag("--calibrate-here", o->calibrate_here,
+                  "Measure the simulated rows' calibrations on this host instead of using the "
+                  "committed ones (every table says so)");
+    cmd->add_option("--calibration", o->calibrations,
+                    "Folder of calibrations (WORKLOAD.json each) instead of the committed "
+                    "data/calibration/reproduce/");
+    cmd->add_flag("--calibrate-missing", o->calibrate_missing,
+                  "Measure here the calibrations the folder lacks and add them to it");
+    cmd->add_flag("--scorecard", o->scorecard,
+                  "Print the fidelity scorecard: every seed figure a table compares, ours beside "
+                  "it, predicted or anchored");
     auto* json =
         cmd->add_flag("--json", o->common.json, "Print JSON (schemas/reproduce.schema.json)");
     cmd->add_flag("--markdown", o->markdown, "Print Markdown")->excludes(json);

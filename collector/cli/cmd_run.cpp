@@ -34,6 +34,7 @@ struct RunOptions {
     std::optional<std::string> calibration;
     std::optional<std::string> save_calibration;
     std::string calibration_ops = "200000";
+    bool calibrate_missing = false;
     CommonOptions common;
 };
 
@@ -94,15 +95,19 @@ collector::RunRequest make_request(const RunOptions& o) {
                 "--kernel-locks traces this machine's kernel; a simulated run has none");
         r.simulate = collector::SimulateOptions{
             *o.simulate, std::nullopt, std::nullopt,
-            parse_count(o.calibration_ops, "--calibration-ops", 1000, 100'000'000)};
+            parse_count(o.calibration_ops, "--calibration-ops", 1000, 100'000'000),
+            o.calibrate_missing};
+        if (o.calibrate_missing && !o.calibration)
+            throw UsageError("--calibrate-missing adds to a --calibration FILE");
         if (o.calibration)
             r.simulate->calibration_file = *o.calibration;
         if (o.save_calibration)
             r.simulate->save_calibration = *o.save_calibration;
         if (o.threads.empty()) // all of the simulated machine's CPUs is rarely meant
             throw UsageError("--simulate needs --threads (e.g. 1,2,4,8)");
-    } else if (o.calibration || o.save_calibration) {
-        throw UsageError("--calibration and --save-calibration apply to --simulate runs");
+    } else if (o.calibration || o.save_calibration || o.calibrate_missing) {
+        throw UsageError(
+            "--calibration, --save-calibration and --calibrate-missing apply to --simulate runs");
     }
     return r;
 }
@@ -176,7 +181,11 @@ void add_run_command(CLI::App& app) {
                     "Run the workers as virtual CPUs of a simulated machine: a built-in (see "
                     "`list machines`), host, or a JSON description");
     cmd->add_option("--calibration", o->calibration,
-                    "Calibration file for --simulate (default: measured here per variant)");
+                    "Calibration file for --simulate (default: measured here per variant); "
+                    "used only for runs of the workload, variant and parameters it was "
+                    "measured at");
+    cmd->add_flag("--calibrate-missing", o->calibrate_missing,
+                  "Measure here what the --calibration file lacks and add it to the file");
     cmd->add_option("--save-calibration", o->save_calibration,
                     "Write the calibrations a --simulate run used to FILE, for --calibration");
     cmd->add_option("--calibration-ops", o->calibration_ops,

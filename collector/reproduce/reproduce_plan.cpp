@@ -1,5 +1,7 @@
 #include "collector/reproduce/reproduce_plan.hpp"
 
+#include "collector/run/simulated_run.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
@@ -44,6 +46,7 @@ RunRequest request_for(const engine::WorkloadInfo& owner, const engine::RowRun& 
     switch (source) {
     case RowSource::measured:
         r.c2c.source = C2cSource::off; // ops/s untraced: tracing slows a run about 3x
+        r.repeat = options.measured_repeats;
         break;
     case RowSource::traced:
         r.c2c.source = C2cSource::software;
@@ -51,14 +54,24 @@ RunRequest request_for(const engine::WorkloadInfo& owner, const engine::RowRun& 
             r.stop.iterations = std::min<std::uint64_t>(*r.stop.iterations, run.quick_iterations);
         break;
     case RowSource::simulated:
-        r.simulate = SimulateOptions{table.machine, std::nullopt, std::nullopt,
-                                     options.quick ? kQuickCalibrationOps : 200000};
+    case RowSource::unscaled:
+        // Calibrations added to a folder are kept: they are measured at full length.
+        r.simulate = SimulateOptions{
+            table.machine, std::nullopt, std::nullopt,
+            options.quick && !options.calibrate_missing ? kQuickCalibrationOps : 200000,
+            options.calibrate_missing};
+        if (!options.calibrations.empty())
+            r.simulate->calibration_file = options.calibrations / (r.workload + ".json");
         break;
     }
     return r;
 }
 
 } // namespace
+
+std::filesystem::path committed_calibrations() {
+    return reference_calibration_dir() / "reproduce";
+}
 
 std::vector<const engine::WorkloadInfo*> investigations() {
     std::vector<const engine::WorkloadInfo*> out;
@@ -87,6 +100,8 @@ std::string_view to_string(RowSource source) {
         return "traced";
     case RowSource::simulated:
         return "simulated";
+    case RowSource::unscaled:
+        return "simulated at this host's native speed";
     }
     return "?";
 }
@@ -95,6 +110,15 @@ std::vector<PlannedRowRun> plan_reproduction(const engine::WorkloadInfo& workloa
                                              const ReproduceOptions& options) {
     std::vector<PlannedRowRun> plan;
     const engine::Investigation& inv = *workload.investigation;
+    // The native-scale anchor's row runs first, unscaled: its figure sets the scale of every
+    // simulated run after it.
+    for (const engine::Anchor& a : inv.anchors)
+        if (a.kind == engine::Anchor::Kind::native_scale && options.simulate) {
+            const engine::SeedTable& table = inv.tables.at(a.table);
+            plan.push_back({a.table, a.row, RowSource::unscaled,
+                            request_for(workload, *table.rows.at(a.row).simulated,
+                                        RowSource::unscaled, table, options)});
+        }
     for (unsigned t = 0; t < inv.tables.size(); ++t) {
         const engine::SeedTable& table = inv.tables[t];
         for (unsigned r = 0; r < table.rows.size(); ++r) {
@@ -119,13 +143,21 @@ std::vector<PlannedRowRun> plan_reproduction(const engine::WorkloadInfo& workloa
     return plan;
 }
 
-std::optional<std::int64_t>& RowRunIds::operator[](RowSource source) {
-    return source == RowSource::measured ? measured
-           : source == RowSource::traced ? traced
-                                         : simulated;
+std::vector<std::int64_t>& RowRunIds::operator[](RowSource source) {
+    switch (source) {
+    case RowSource::measured:
+        return measured;
+    case RowSource::traced:
+        return traced;
+    case RowSource::simulated:
+        break;
+    case RowSource::unscaled:
+        return unscaled;
+    }
+    return simulated;
 }
 
-const std::optional<std::int64_t>& RowRunIds::operator[](RowSource source) const {
+const std::vector<std::int64_t>& RowRunIds::operator[](RowSource source) const {
     return const_cast<RowRunIds&>(*this)[source];
 }
 

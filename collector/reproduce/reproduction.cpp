@@ -2,6 +2,7 @@
 
 #include "collector/locks/lockstat_layout.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/run/simulated_run.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
 
@@ -66,13 +67,16 @@ RowFigures read_figures(store::Database& db, std::int64_t run_id,
                         const std::vector<engine::FigureSpec>& figures) {
     const store::RunRecord run = db.run(run_id).value();
     const std::vector<store::Metric> metrics = db.metrics(run_id);
-    RowFigures out{run_id, static_cast<unsigned>(run.threads.value_or(0)), {}, std::nullopt};
+    RowFigures out{run_id, static_cast<unsigned>(run.threads.value_or(0)), {}, std::nullopt, 1, {}};
     std::map<std::string, std::optional<locks::LockClassStats>> classes;
     for (const engine::FigureSpec& f : figures) {
         std::optional<double> v;
         switch (f.kind) {
         case FigureKind::ops_per_s:
-            if (run.ops_per_s)
+            // A fixed-duration simulation's rate as a fixed-time benchmark reports it.
+            if (const auto fixed_time = metric_value(metrics, kFixedTimeRateMetric))
+                v = *fixed_time * f.scale;
+            else if (run.ops_per_s)
                 v = *run.ops_per_s * f.scale;
             break;
         case FigureKind::seconds_for:
@@ -99,6 +103,40 @@ RowFigures read_figures(store::Database& db, std::int64_t run_id,
         out.values.push_back(v);
     }
     return out;
+}
+
+// The figures of a row's runs: each figure's median, and its range over the runs.
+RowFigures read_runs(store::Database& db, const std::vector<std::int64_t>& run_ids,
+                     const std::vector<engine::FigureSpec>& figures) {
+    std::vector<RowFigures> each;
+    for (const std::int64_t id : run_ids)
+        each.push_back(read_figures(db, id, figures));
+    RowFigures out = each.front();
+    out.runs = static_cast<unsigned>(each.size());
+    out.ranges.assign(figures.size(), std::nullopt);
+    for (std::size_t f = 0; f < figures.size(); ++f) {
+        std::vector<double> known;
+        for (const RowFigures& r : each)
+            if (r.values[f])
+                known.push_back(*r.values[f]);
+        if (known.empty())
+            continue;
+        std::sort(known.begin(), known.end());
+        const std::size_t n = known.size();
+        out.values[f] = n % 2 ? known[n / 2] : (known[n / 2 - 1] + known[n / 2]) / 2;
+        if (n > 1)
+            out.ranges[f] = std::pair(known.front(), known.back());
+    }
+    return out;
+}
+
+// "row: 2.1 % of the work time" where thin segments priced part of a simulated row's work.
+std::optional<std::string> thin_work(store::Database& db, std::int64_t run_id,
+                                     const std::string& row) {
+    const auto fraction = metric_value(db.metrics(run_id), "sim.thin_work_fraction");
+    if (!fraction || *fraction <= 0)
+        return std::nullopt;
+    return fmt::format("{} [run {}]: {:.2g} % of the work time", row, run_id, *fraction * 100);
 }
 
 std::optional<double> change_of(std::optional<double> value, std::optional<double> base,
@@ -213,9 +251,10 @@ std::optional<Cause> read_cause(store::Database& db, const engine::SeedTable& sp
         if (source == RowSource::measured && (spec.cause.kind == engine::CauseKind::hottest_line ||
                                               spec.cause.kind == engine::CauseKind::field_line))
             from = RowSource::traced;
-        const auto id = runs.at(r)[from];
-        if (!id)
+        const auto& ids = runs.at(r)[from];
+        if (ids.empty())
             continue;
+        const std::int64_t* id = &ids.front();
         std::string text;
         switch (spec.cause.kind) {
         case engine::CauseKind::hottest_line:
@@ -238,22 +277,52 @@ std::optional<Cause> read_cause(store::Database& db, const engine::SeedTable& sp
 
 } // namespace
 
+std::optional<NativeScale> read_native_scale(store::Database& db,
+                                             const engine::Investigation& investigation,
+                                             const ReproductionRuns& runs) {
+    for (const engine::Anchor& a : investigation.anchors) {
+        if (a.kind != engine::Anchor::Kind::native_scale)
+            continue;
+        const engine::SeedTable& spec = investigation.tables.at(a.table);
+        const engine::SeedRow& row = spec.rows.at(a.row);
+        const auto& ids = runs.at(a.table).at(a.row).unscaled;
+        if (ids.empty() || row.seed.empty() || !row.seed[0])
+            return std::nullopt;
+        const auto ours = read_figures(db, ids.front(), spec.figures).values.at(0);
+        if (!ours || *ours <= 0)
+            return std::nullopt;
+        const double seed = *row.seed[0];
+        // How many times slower the seed's machine ran the same code: a rate over the seed's,
+        // or the seed's time over ours.
+        const double factor =
+            spec.figures[0].kind == FigureKind::seconds_for ? seed / *ours : *ours / seed;
+        return NativeScale{factor, a.parameter, a.how, row.label, seed, *ours, ids.front()};
+    }
+    return std::nullopt;
+}
+
 Reproduction read_reproduction(store::Database& db, const engine::Investigation& investigation,
                                const ReproductionRuns& runs, const ReproduceOptions& options) {
-    Reproduction out{investigation.id, investigation.title, investigation.source,
-                     options.quick,    options.simulate,    {}};
+    Reproduction out{investigation.id,     investigation.title,
+                     investigation.source, options.quick,
+                     options.simulate,     {},
+                     std::nullopt,         {},
+                     investigation.anchors};
     for (std::size_t t = 0; t < investigation.tables.size(); ++t) {
         const engine::SeedTable& spec = investigation.tables[t];
-        ReproducedTable table{spec, {}, {}};
+        ReproducedTable table{spec, {}, {}, {}};
         for (std::size_t r = 0; r < spec.rows.size(); ++r) {
             const engine::SeedRow& row = spec.rows[r];
             ReproducedRow out_row{row.label, row.seed,     row.seed_change,
                                   false,     std::nullopt, std::nullopt};
             const RowRunIds& ids = runs.at(t).at(r);
-            if (ids.measured)
-                out_row.measured = read_figures(db, *ids.measured, spec.figures);
-            if (ids.simulated)
-                out_row.simulated = read_figures(db, *ids.simulated, spec.figures);
+            if (!ids.measured.empty())
+                out_row.measured = read_runs(db, ids.measured, spec.figures);
+            if (!ids.simulated.empty()) {
+                out_row.simulated = read_runs(db, ids.simulated, spec.figures);
+                if (auto thin = thin_work(db, ids.simulated.front(), row.label))
+                    table.thin.push_back(std::move(*thin));
+            }
             table.rows.push_back(std::move(out_row));
         }
         // Changes of figure 0 against each row's baseline, for the seed and each source.

@@ -3,6 +3,7 @@
 #include "collector/locks/lockstat_layout.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/unknown.hpp"
+#include "collector/sim/calibration.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -70,34 +71,35 @@ std::string threads_of(const ReproducedTable& t, bool simulated) {
     return fmt::format("{} {}{}", n, simulated ? "virtual CPU" : "thread", hi == 1 ? "" : "s");
 }
 
-// The table's header and one line per row: the seed's figures, then ours per source, then
-// the changes. Figures the engine does not model get the seed's column only.
+// A figure of ours beside the seed's: every figure but those the engine does not model.
+bool ours_shown(const engine::FigureSpec& f) {
+    return f.kind != FigureKind::seed_only;
+}
+
+// A lock_stat table has its columns above it: the grids keep what its change and cause are
+// about, the contentions and their sites.
+bool grid_column(const ReproducedTable& t, std::size_t i) {
+    return !t.spec.lock_stat || i == 0 || t.spec.figures[i].kind == FigureKind::lock_site;
+}
+
+// The table's header and one line per row: the seed's figures, the simulated machine's beside
+// them, then the changes. A function of the seed and the committed calibrations: the same on
+// every machine.
 Grid table_grid(const ReproducedTable& t) {
-    const bool measured = has_source(t, false), simulated = has_source(t, true);
+    const bool simulated = has_source(t, true);
+    const bool change = t.spec.change != engine::ChangeStyle::none;
     Grid g;
-    // A lock_stat table has its columns above it: the grid keeps what its change and cause
-    // are about, the contentions and their sites.
-    const auto shown = [&](std::size_t i) {
-        return !t.spec.lock_stat || i == 0 || t.spec.figures[i].kind == FigureKind::lock_site;
-    };
     std::vector<std::string> head{"row"};
     for (std::size_t i = 0; i < t.spec.figures.size(); ++i) {
-        if (!shown(i))
+        if (!grid_column(t, i))
             continue;
         const auto& f = t.spec.figures[i];
         head.push_back(with_unit(f.column + " seed", f.seed_unit.empty() ? f.unit : f.seed_unit));
-        if (f.kind == FigureKind::seed_only)
-            continue;
-        if (measured)
-            head.push_back(with_unit(f.column + " measured", f.unit));
-        if (simulated)
+        if (simulated && ours_shown(f))
             head.push_back(with_unit(f.column + " simulated", f.unit));
     }
-    const bool change = t.spec.change != engine::ChangeStyle::none;
     if (change) {
         head.push_back("change seed");
-        if (measured)
-            head.push_back("change measured");
         if (simulated)
             head.push_back("change simulated");
     }
@@ -105,25 +107,50 @@ Grid table_grid(const ReproducedTable& t) {
     for (const ReproducedRow& r : t.rows) {
         std::vector<std::string> line{r.label};
         for (std::size_t i = 0; i < t.spec.figures.size(); ++i) {
-            if (!shown(i))
+            if (!grid_column(t, i))
                 continue;
             line.push_back(figure(i < r.seed.size() ? r.seed[i] : std::nullopt));
-            if (t.spec.figures[i].kind == FigureKind::seed_only)
-                continue;
-            if (measured)
-                line.push_back(r.measured ? figure(r.measured->values[i]) : "–");
-            if (simulated)
+            if (simulated && ours_shown(t.spec.figures[i]))
                 line.push_back(r.simulated ? figure(r.simulated->values[i]) : "–");
         }
         if (change) {
             line.push_back(change_text(r.seed_change, t.spec.change, r.baseline));
-            if (measured)
-                line.push_back(change_text(r.measured ? r.measured->change : std::nullopt,
-                                           t.spec.change, r.baseline));
             if (simulated)
                 line.push_back(change_text(r.simulated ? r.simulated->change : std::nullopt,
                                            t.spec.change, r.baseline));
         }
+        g.push_back(std::move(line));
+    }
+    return g;
+}
+
+// This machine's real threads: each figure's median over the runs and its lowest–highest, and
+// the change of the medians. Noisy: the machine is shared and has two CPUs, not the seed's.
+Grid measured_grid(const ReproducedTable& t) {
+    const bool change = t.spec.change != engine::ChangeStyle::none;
+    Grid g;
+    std::vector<std::string> head{"row"};
+    for (std::size_t i = 0; i < t.spec.figures.size(); ++i)
+        if (grid_column(t, i) && ours_shown(t.spec.figures[i])) {
+            head.push_back(
+                with_unit(t.spec.figures[i].column + " measured", t.spec.figures[i].unit));
+            head.push_back("min–max");
+        }
+    if (change)
+        head.push_back("change measured");
+    g.push_back(std::move(head));
+    for (const ReproducedRow& r : t.rows) {
+        std::vector<std::string> line{r.label};
+        for (std::size_t i = 0; i < t.spec.figures.size(); ++i) {
+            if (!grid_column(t, i) || !ours_shown(t.spec.figures[i]))
+                continue;
+            line.push_back(r.measured ? figure(r.measured->values[i]) : "–");
+            const auto range = r.measured ? r.measured->ranges.at(i) : std::nullopt;
+            line.push_back(range ? number(range->first) + "–" + number(range->second) : "–");
+        }
+        if (change)
+            line.push_back(change_text(r.measured ? r.measured->change : std::nullopt,
+                                       t.spec.change, r.baseline));
         g.push_back(std::move(line));
     }
     return g;
@@ -183,7 +210,7 @@ std::string grid_markdown(const Grid& g) {
 
 // The rows as /proc/lock_stat 0.3 prints a class (kernel/locking/lockdep_proc.c): "%40s:" and
 // ten "%14s" columns, then its contention points, once per source.
-std::string lock_stat_text(const ReproducedTable& t) {
+std::string lock_stat_text(const ReproducedTable& t, bool measured) {
     const auto& figs = t.spec.figures;
     const std::string rule(locks::kNameWidth + 1 + 10 * (locks::kColumnWidth + 1), '-');
     std::string out = "lock_stat version 0.3\n" + rule + "\n";
@@ -215,10 +242,14 @@ std::string lock_stat_text(const ReproducedTable& t) {
             }
     };
     for (const ReproducedRow& r : t.rows) {
+        if (measured) {
+            if (r.measured)
+                print(fmt::format("{}, measured ({}), the median of {} runs", r.label,
+                                  threads_of(t, false), r.measured->runs),
+                      r.measured->values, r.measured->run_id);
+            continue;
+        }
         print(r.label + ", the seed", r.seed, 0);
-        if (r.measured)
-            print(fmt::format("{}, measured ({})", r.label, threads_of(t, false)),
-                  r.measured->values, r.measured->run_id);
         if (r.simulated)
             print(fmt::format("{}, simulated on {} ({})", r.label, t.spec.machine,
                               threads_of(t, true)),
@@ -237,15 +268,54 @@ std::string cause_text(const Cause& c, const ReproducedTable& t) {
     return out;
 }
 
-std::string sources_line(const ReproducedTable& t) {
+std::string sources_line(const Reproduction& r, const ReproducedTable& t) {
     std::string out = "seed: the investigation's figures";
-    if (has_source(t, false))
-        out += fmt::format("; measured: real threads on this machine ({}), untraced",
-                           threads_of(t, false));
-    if (has_source(t, true))
-        out += fmt::format("; simulated: {} of {} (virtual time, calibrated here)",
-                           threads_of(t, true), t.spec.machine);
+    if (has_source(t, true)) {
+        out += fmt::format("; simulated: {} of {} (virtual time; calibrations {}",
+                           threads_of(t, true), t.spec.machine, r.calibrations);
+        if (r.native_scale)
+            out += fmt::format("; native speed x{:.3g}, {}", r.native_scale->factor,
+                               r.native_scale->parameter);
+        out += ")";
+    }
     return out;
+}
+
+// How the table's throughput is read, and why: fixed-time benchmarks report a rate over the
+// run, which a simulation of a fixed virtual time gives per CPU; a fixed count of operations
+// ends when its slowest CPU does.
+std::optional<std::string> throughput_line(const ReproducedTable& t) {
+    if (t.spec.figures.empty() || t.spec.figures[0].kind != FigureKind::ops_per_s)
+        return std::nullopt;
+    const bool fixed_time = std::any_of(t.spec.rows.begin(), t.spec.rows.end(), [](const auto& r) {
+        return r.simulated && r.simulated->duration_us != 0;
+    });
+    return fixed_time
+               ? std::string("throughput: simulated, each CPU's operations over its own run, "
+                             "summed (the mean per-CPU rate times the CPUs), as the seed's "
+                             "fixed-time benchmark reports a rate; measured, operations over "
+                             "the run's wall time")
+               : std::string("throughput: operations over the time the slowest CPU ended, "
+                             "the seed's benchmark running a fixed count");
+}
+
+std::string measured_line(const ReproducedTable& t) {
+    unsigned runs = 1;
+    for (const auto& r : t.rows)
+        if (r.measured)
+            runs = std::max(runs, r.measured->runs);
+    return fmt::format(
+        "measured on this machine, not the seed's: real threads ({}), untraced; "
+        "noisy (whatever else this machine runs): the median of {} runs, their lowest–highest "
+        "beside it",
+        threads_of(t, false), runs);
+}
+
+std::string native_scale_line(const NativeScale& n) {
+    return fmt::format("{} = {:.4g}: {}; {} simulated at this host's native speed ran {} "
+                       "[run {}] against the seed's {}",
+                       n.parameter, n.factor, n.how, n.row, number(n.unscaled), n.run_id,
+                       number(n.seed));
 }
 
 } // namespace
@@ -253,15 +323,29 @@ std::string sources_line(const ReproducedTable& t) {
 std::string format_reproduction_text(const Reproduction& r) {
     std::string out = fmt::format("== {}: {}\n   {}{}\n", r.id, r.title, r.source,
                                   r.quick ? " (--quick sizes)" : "");
+    if (r.native_scale)
+        out += "   " + native_scale_line(*r.native_scale) + "\n";
     for (const ReproducedTable& t : r.tables) {
-        out += fmt::format("\n-- {}\n{}\n", t.spec.title, sources_line(t));
-        out += t.spec.lock_stat ? lock_stat_text(t) + "\n" + grid_text(table_grid(t))
+        out += fmt::format("\n-- {}\n{}\n", t.spec.title, sources_line(r, t));
+        if (const auto line = throughput_line(t))
+            out += *line + "\n";
+        out += t.spec.lock_stat ? lock_stat_text(t, false) + "\n" + grid_text(table_grid(t))
                                 : grid_text(table_grid(t));
         for (const Cause& c : t.causes)
-            out += cause_text(c, t);
-        if (t.causes.empty())
-            out += "cause: no run of this table stored the data that names it\n";
+            if (c.source == "simulated")
+                out += cause_text(c, t);
+        for (const std::string& thin : t.thin)
+            out += fmt::format("thin calibration segments (< {} timings) priced {}\n",
+                               sim::kThinSamples, thin);
         out += "note: " + t.spec.note + "\n";
+        if (!has_source(t, false))
+            continue;
+        out += "\n" + measured_line(t) + "\n";
+        out += t.spec.lock_stat ? lock_stat_text(t, true) + "\n" + grid_text(measured_grid(t))
+                                : grid_text(measured_grid(t));
+        for (const Cause& c : t.causes)
+            if (c.source == "measured")
+                out += cause_text(c, t);
     }
     return out;
 }
@@ -270,21 +354,92 @@ std::string format_reproduction_markdown(const Reproduction& r) {
     std::string out =
         fmt::format("## {}: {}\n\n{}{}\n", markdown_cell(r.id), markdown_cell(r.title),
                     markdown_cell(r.source), r.quick ? " (`--quick` sizes)" : "");
-    for (const ReproducedTable& t : r.tables) {
-        out += fmt::format("\n### {}\n\n{}.\n\n", markdown_cell(t.spec.title), sources_line(t));
-        out += grid_markdown(table_grid(t));
-        if (t.spec.lock_stat)
-            out += "\n```\n" + lock_stat_text(t) + "```\n";
-        out += "\n";
+    if (r.native_scale)
+        out += "\n" + markdown_cell(native_scale_line(*r.native_scale)) + "\n";
+    const auto causes = [&](const ReproducedTable& t, std::string_view source) {
+        std::string lines;
         for (const Cause& c : t.causes) {
+            if (c.source != source)
+                continue;
             std::string text = cause_text(c, t);
             std::size_t at = 0;
             for (std::size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
-                out += "- " + markdown_cell(text.substr(at, nl - at)) + "\n";
+                lines += "- " + markdown_cell(text.substr(at, nl - at)) + "\n";
         }
+        return lines;
+    };
+    for (const ReproducedTable& t : r.tables) {
+        out += fmt::format("\n### {}\n\n{}.\n\n", markdown_cell(t.spec.title),
+                           markdown_cell(sources_line(r, t)));
+        if (const auto line = throughput_line(t))
+            out += markdown_cell(*line) + ".\n\n";
+        out += grid_markdown(table_grid(t));
+        if (t.spec.lock_stat)
+            out += "\n```\n" + lock_stat_text(t, false) + "```\n";
+        out += "\n" + causes(t, "simulated");
+        for (const std::string& thin : t.thin)
+            out += fmt::format("- thin calibration segments (< {} timings) priced {}\n",
+                               sim::kThinSamples, markdown_cell(thin));
         out += fmt::format("- note: {}\n", markdown_cell(t.spec.note));
+        if (!has_source(t, false))
+            continue;
+        out += "\n" + markdown_cell(measured_line(t)) + ".\n\n" + grid_markdown(measured_grid(t));
+        if (t.spec.lock_stat)
+            out += "\n```\n" + lock_stat_text(t, true) + "```\n";
+        out += "\n" + causes(t, "measured");
     }
     return out;
+}
+
+namespace {
+
+Grid scorecard_grid(const Scorecard& card) {
+    Grid g{{"investigation", "row", "figure", "seed", "ours", "ours/seed", "within 2×", "direction",
+            "predicted or anchored"}};
+    const auto yes_no = [](std::optional<bool> b) { return !b ? "–" : *b ? "yes" : "no"; };
+    for (const ScoreFigure& f : card.figures)
+        g.push_back({f.investigation, f.row, f.figure, number(f.seed), number(f.ours),
+                     fmt::format("{:.2f}", f.ratio), yes_no(f.within_2x), yes_no(f.direction_right),
+                     f.anchored_by ? "anchored: " + *f.anchored_by : "predicted"});
+    return g;
+}
+
+std::string scorecard_summary(const Scorecard& card) {
+    return fmt::format("predicted: {} of {} within 2× of the seed, {} of {} in the seed's "
+                       "direction; anchored (not counted): {}",
+                       card.predicted_within_2x, card.predicted, card.predicted_direction_right,
+                       card.with_direction, card.figures.size() - card.predicted);
+}
+
+} // namespace
+
+std::string format_scorecard_text(const Scorecard& card) {
+    return grid_text(scorecard_grid(card)) + scorecard_summary(card) + "\n";
+}
+
+std::string format_scorecard_markdown(const Scorecard& card) {
+    return grid_markdown(scorecard_grid(card)) + "\n" + scorecard_summary(card) + "\n";
+}
+
+nlohmann::json scorecard_json(const Scorecard& card) {
+    nlohmann::json figures = nlohmann::json::array();
+    for (const ScoreFigure& f : card.figures)
+        figures.push_back({{"investigation", f.investigation},
+                           {"table", f.table},
+                           {"row", f.row},
+                           {"figure", f.figure},
+                           {"seed", f.seed},
+                           {"ours", f.ours},
+                           {"ratio", f.ratio},
+                           {"within_2x", f.within_2x},
+                           {"direction_right", report::json_or_null(f.direction_right)},
+                           {"kind", f.anchored_by ? "anchored" : "predicted"},
+                           {"parameter", report::json_or_null(f.anchored_by)}});
+    return {{"figures", figures},
+            {"predicted", card.predicted},
+            {"predicted_within_2x", card.predicted_within_2x},
+            {"predicted_direction_right", card.predicted_direction_right},
+            {"predicted_with_direction", card.with_direction}};
 }
 
 namespace {
@@ -329,10 +484,16 @@ nlohmann::json values_json(const std::vector<std::optional<double>>& v) {
 nlohmann::json figures_json(const std::optional<RowFigures>& f, std::string_view source) {
     if (!f)
         return nullptr;
+    nlohmann::json ranges = nlohmann::json::array();
+    for (const auto& range : f->ranges)
+        ranges.push_back(range ? nlohmann::json::array({range->first, range->second})
+                               : nlohmann::json(nullptr));
     return {{"source", source},
             {"run_id", f->run_id},
             {"threads", f->threads},
+            {"runs", f->runs},
             {"values", values_json(f->values)},
+            {"ranges", ranges},
             {"change", report::json_or_null(f->change)}};
 }
 
@@ -370,9 +531,25 @@ nlohmann::json reproduction_json(const Reproduction& r) {
                           {"lock_stat", t.spec.lock_stat},
                           {"figures", figures},
                           {"rows", rows},
-                          {"causes", causes}});
+                          {"causes", causes},
+                          {"throughput", report::json_or_null(throughput_line(t))},
+                          {"thin", t.thin}});
     }
-    return {{"id", r.id}, {"title", r.title}, {"source", r.source}, {"tables", tables}};
+    nlohmann::json scale = nullptr;
+    if (r.native_scale)
+        scale = {{"parameter", r.native_scale->parameter},
+                 {"factor", r.native_scale->factor},
+                 {"how", r.native_scale->how},
+                 {"row", r.native_scale->row},
+                 {"seed", r.native_scale->seed},
+                 {"unscaled", r.native_scale->unscaled},
+                 {"run_id", r.native_scale->run_id}};
+    return {{"id", r.id},
+            {"title", r.title},
+            {"source", r.source},
+            {"calibrations", r.simulated ? nlohmann::json(r.calibrations) : nullptr},
+            {"native_scale", scale},
+            {"tables", tables}};
 }
 
 } // namespace

@@ -39,6 +39,12 @@ struct SimulateOptions {
     std::optional<std::filesystem::path> calibration_file; // else measured per variant, here
     std::optional<std::filesystem::path> save_calibration; // write the calibrations used
     std::uint64_t calibration_ops = 200000;
+    // A run whose key the calibration file lacks is measured here and added to the file,
+    // instead of refused.
+    bool calibrate_missing = false;
+    // Every calibrated segment times this: the simulated machine's native speed, anchored to a
+    // seed's baseline (reproduce); 1 runs at this host's speed.
+    double native_scale = 1.0;
 };
 
 struct RunRequest {

@@ -14,9 +14,15 @@
 
 namespace hitmap::collector {
 
+// The folder of the committed calibrations: data/calibration/ of the source tree this binary
+// was built from, or HITMAP_DATA_DIR/calibration/. `suite ci` reads WORKLOAD.json there,
+// `reproduce` its reproduce/ folder.
+std::filesystem::path reference_calibration_dir();
+
 // Checks made before any run or database: the machine exists and has the CPUs asked for, and a
-// calibration file parses and holds this workload's requested variants. `host` is checked against
-// the allowed CPUs without measuring it. Throws MachineError, CalibrationError.
+// calibration file parses and holds a calibration of every requested variant at the request's
+// parameters (unless --calibrate-missing). `host` is checked against the allowed CPUs without
+// measuring it. Throws MachineError, CalibrationError.
 void validate_simulation(const RunRequest& request);
 
 class SimulationSetup {
@@ -24,18 +30,24 @@ public:
     // Resolves the machine; `host` measures its transfer latency now.
     explicit SimulationSetup(const SimulateOptions& options);
     const sim::MachineDescription& machine() const { return machine_; }
-    // The variant's calibration from the --calibration file, or one measured now (kept for
-    // the request's other runs of it).
+    // The calibration of the run's key (workload, variant, parameters) from the --calibration
+    // file, or one measured now (kept for the request's other runs of it, and with
+    // --calibrate-missing added to the file), times the native scale.
     const sim::Calibration& calibration_for(const engine::Workload& workload,
                                             const engine::WorkloadRunConfig& config);
-    // Every calibration used so far, for --save-calibration.
+    // Every calibration used so far, unscaled, for --save-calibration.
     std::vector<sim::Calibration> calibrations() const;
 
 private:
     SimulateOptions options_;
     sim::MachineDescription machine_;
-    std::map<std::string, sim::Calibration> calibrations_; // by variant
+    std::vector<sim::Calibration> calibrations_;   // the file's, then those measured here
+    std::map<std::size_t, sim::Calibration> used_; // index in calibrations_ -> scaled
 };
+
+// The metric of a fixed-duration simulated run that holds its throughput as a fixed-time
+// benchmark reports it: the sum over CPUs of each CPU's operations over its own end.
+inline constexpr const char* kFixedTimeRateMetric = "sim.fixed_time_ops_per_s";
 
 struct SimulatedRun {
     engine::WorkloadResult result;

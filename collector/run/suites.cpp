@@ -1,11 +1,10 @@
 #include "collector/run/suites.hpp"
 
+#include "collector/run/simulated_run.hpp"
 #include "engine/runtime/worker_pool.hpp"
 #include "engine/workloads/workload.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
 #include <fmt/format.h>
 
 namespace hitmap::collector {
@@ -87,13 +86,6 @@ std::vector<RunRequest> simulated_sweeps(std::chrono::nanoseconds virtual_durati
     return requests;
 }
 
-// The folder of the reference calibrations `suite ci` simulates with: HITMAP_DATA_DIR, else the
-// source tree's data/ this binary was built from.
-std::filesystem::path calibration_dir() {
-    const char* env = std::getenv("HITMAP_DATA_DIR");
-    return std::filesystem::path(env && *env ? env : HITMAP_SOURCE_DATA_DIR) / "calibration";
-}
-
 // What CI gates on. Every variant of every workload simulated from the reference calibration
 // (data/calibration/WORKLOAD.json), so its figures are a function of the commit alone: at the
 // fewest threads, at 16 virtual CPUs and at the seed's CPU count of the seed's machine (16 CPUs
@@ -111,7 +103,7 @@ std::vector<RunRequest> ci_requests() {
         r.c2c.source = C2cSource::software;
         r.simulate.emplace();
         r.simulate->machine = info.seed_machine ? info.seed_machine->machine : "xeon-2s-72";
-        r.simulate->calibration_file = calibration_dir() / (info.name + ".json");
+        r.simulate->calibration_file = reference_calibration_dir() / (info.name + ".json");
         requests.push_back(std::move(r));
     }
     for (const engine::Workload* w : engine::all_workloads()) {

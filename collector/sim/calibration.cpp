@@ -3,6 +3,7 @@
 #include "collector/sim/errors.hpp"
 #include "collector/support/text_file.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
 
@@ -17,6 +18,46 @@ std::string site_label(std::size_t site) {
 
 } // namespace
 
+nlohmann::json calibration_key(const engine::WorkloadInfo& info, const nlohmann::json& given) {
+    nlohmann::json key = nlohmann::json::object();
+    for (const engine::ParamSpec& p : info.params)
+        key[p.name] = p.default_value;
+    for (const auto& [name, value] : given.items())
+        key[name] = value;
+    return key;
+}
+
+std::string key_difference(const Calibration& c, const engine::WorkloadInfo& info,
+                           const std::string& variant, const nlohmann::json& params) {
+    if (c.workload != info.name)
+        return fmt::format("workload {} (the run: {})", c.workload, info.name);
+    if (c.variant != variant)
+        return fmt::format("variant {} (the run: {})", c.variant, variant);
+    const nlohmann::json measured = calibration_key(info, c.params);
+    const nlohmann::json wanted = calibration_key(info, params);
+    std::string out;
+    for (const auto& [name, value] : wanted.items()) {
+        const auto it = measured.find(name);
+        if (it != measured.end() && *it == value)
+            continue;
+        const auto text = [](const nlohmann::json& v) {
+            return v.is_string() ? v.get<std::string>() : v.dump();
+        };
+        out += fmt::format("{}{}={} (the run: {})", out.empty() ? "" : ", ", name,
+                           it == measured.end() ? "unset" : text(*it), text(value));
+    }
+    return out;
+}
+
+Calibration scaled(Calibration c, double factor) {
+    for (double& ns : c.segment_ns)
+        if (ns > 0)
+            ns *= factor;
+    c.default_ns *= factor;
+    c.facts["native_scale"] = factor;
+    return c;
+}
+
 Calibration uniform_calibration(double ns) {
     Calibration c;
     c.default_ns = ns;
@@ -30,26 +71,51 @@ nlohmann::json calibration_to_json(const Calibration& c) {
         for (std::size_t site = 0; site < kSiteSlots; ++site)
             if (const double ns = c.segment_ns[prev * kSiteSlots + site]; ns >= 0)
                 segments[site_label(prev) + " > " + site_label(site)] = ns;
-    return {{"format", "hitmap-calibration-1"}, {"workload", c.workload},  {"variant", c.variant},
-            {"default_ns", c.default_ns},       {"segments_ns", segments}, {"facts", c.facts}};
+    nlohmann::json j = {{"format", "hitmap-calibration-2"},
+                        {"workload", c.workload},
+                        {"variant", c.variant},
+                        {"params", c.params},
+                        {"build", c.build},
+                        {"host", c.host},
+                        {"default_ns", c.default_ns},
+                        {"segments_ns", segments},
+                        {"facts", c.facts}};
+    if (!c.samples.empty()) {
+        nlohmann::json samples = nlohmann::json::object();
+        for (std::size_t prev = 0; prev < kSiteSlots; ++prev)
+            for (std::size_t site = 0; site < kSiteSlots; ++site)
+                if (const std::size_t k = prev * kSiteSlots + site; c.segment_ns[k] >= 0)
+                    samples[site_label(prev) + " > " + site_label(site)] = c.samples[k];
+        j["samples"] = samples;
+    }
+    return j;
 }
 
 Calibration calibration_from_json(const nlohmann::json& j, std::string_view source) {
     auto fail = [&](std::string_view what) -> void {
         throw CalibrationError(fmt::format("{}: {}", source, what));
     };
-    if (!j.is_object() || j.value("format", "") != "hitmap-calibration-1")
-        fail("not a hitmap calibration (format hitmap-calibration-1)");
+    const std::string format = j.is_object() ? j.value("format", "") : "";
+    if (format != "hitmap-calibration-1" && format != "hitmap-calibration-2")
+        fail("not a hitmap calibration (format hitmap-calibration-2)");
     Calibration c;
     try {
         c.workload = j.at("workload").get<std::string>();
         c.variant = j.at("variant").get<std::string>();
         c.default_ns = j.at("default_ns").get<double>();
         c.facts = j.value("facts", nlohmann::json::object());
+        // Format 1 kept the parameters given to the run that measured it among its facts.
+        c.params = format == "hitmap-calibration-1"
+                       ? c.facts.value("params", nlohmann::json::object())
+                       : j.at("params");
+        if (!c.params.is_object())
+            fail("params must be an object");
+        c.build = j.value("build", "");
+        c.host = j.value("host", "");
         std::vector<std::string> labels;
         for (std::size_t s = 0; s < kSiteSlots; ++s)
             labels.push_back(site_label(s));
-        for (const auto& [key, value] : j.at("segments_ns").items()) {
+        const auto slot = [&](const std::string& key) {
             const auto sep = key.find(" > ");
             const auto prev = std::find(labels.begin(), labels.end(), key.substr(0, sep));
             const auto site = sep == std::string::npos
@@ -57,10 +123,22 @@ Calibration calibration_from_json(const nlohmann::json& j, std::string_view sour
                                   : std::find(labels.begin(), labels.end(), key.substr(sep + 3));
             if (prev == labels.end() || site == labels.end())
                 fail(fmt::format("segment '{}' does not name two sites", key));
+            return static_cast<std::size_t>(prev - labels.begin()) * kSiteSlots +
+                   static_cast<std::size_t>(site - labels.begin());
+        };
+        for (const auto& [key, value] : j.at("segments_ns").items()) {
+            const std::size_t k = slot(key);
             if (!value.is_number() || value.get<double>() < 0)
                 fail(fmt::format("segment '{}' must be a number >= 0", key));
-            c.segment_ns[static_cast<std::size_t>(prev - labels.begin()) * kSiteSlots +
-                         static_cast<std::size_t>(site - labels.begin())] = value.get<double>();
+            c.segment_ns[k] = value.get<double>();
+        }
+        if (j.contains("samples")) {
+            c.samples.assign(kSiteSlots * kSiteSlots, 0);
+            for (const auto& [key, value] : j.at("samples").items()) {
+                if (!value.is_number_unsigned())
+                    fail(fmt::format("samples of '{}' must be a count", key));
+                c.samples[slot(key)] = value.get<std::uint32_t>();
+            }
         }
     } catch (const nlohmann::json::exception& e) {
         fail(e.what());
@@ -98,11 +176,25 @@ void save_calibrations(const std::filesystem::path& path, const std::vector<Cali
     nlohmann::json j = nlohmann::json::array();
     for (const Calibration& c : set)
         j.push_back(calibration_to_json(c));
-    std::ofstream out(path);
+    // Written beside the file and renamed over it: a failed write (a full disk) keeps the
+    // calibrations already stored.
+    std::filesystem::path tmp = path;
+    tmp += ".tmp";
+    const auto fail = [&] {
+        throw CalibrationError(fmt::format("{}: cannot write the calibration file", path.string()));
+    };
+    std::ofstream out(tmp);
+    if (!out.is_open())
+        fail();
     out << j.dump(2) << '\n';
     out.close();
-    if (!out)
-        throw CalibrationError(fmt::format("{}: cannot write the calibration file", path.string()));
+    std::error_code ec;
+    if (out)
+        std::filesystem::rename(tmp, path, ec);
+    if (!out || ec) {
+        std::filesystem::remove(tmp, ec);
+        fail();
+    }
 }
 
 } // namespace hitmap::sim

@@ -139,7 +139,7 @@ Calibration measure_calibration(const engine::Workload& workload,
     run.stop = {};
     run.stop.iterations = plan.operations / run.threads;
     run.stop.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::duration<double>(plan.max_seconds));
+        std::chrono::duration<double>(paired ? plan.max_seconds : plan.native_seconds));
     run.trace = {};
     run.executor = nullptr;
     engine::LockClock::calibrate();
@@ -156,10 +156,16 @@ Calibration measure_calibration(const engine::Workload& workload,
         if (r.ops == 0)
             throw CalibrationError(fmt::format("{} {} did no operation in {} s",
                                                workload.info().name, config.variant,
-                                               plan.max_seconds));
+                                               plan.native_seconds));
         native_ns_per_op.push_back(r.seconds * 1e9 / static_cast<double>(r.ops));
-        operations = std::min(operations, r.ops);
     }
+    // The timed run does as many operations as max_seconds of native time hold.
+    if (!native_ns_per_op.empty())
+        operations = std::min<std::uint64_t>(
+            operations, std::max<std::uint64_t>(1, static_cast<std::uint64_t>(
+                                                       plan.max_seconds * 1e9 /
+                                                       *std::min_element(native_ns_per_op.begin(),
+                                                                         native_ns_per_op.end()))));
 
     SegmentTimer timer;
     run.stop = {};
@@ -195,10 +201,14 @@ Calibration measure_calibration(const engine::Workload& workload,
     Calibration c;
     c.workload = workload.info().name;
     c.variant = config.variant;
+    c.params = calibration_key(workload.info(), config.params);
+    c.build = HITMAP_BUILD;
+    c.samples.assign(kSiteSlots * kSiteSlots, 0);
     double work_ns = 0;
     unsigned clamped = 0;
     for (std::size_t k = 0; k < median_ns.size(); ++k)
         if (median_ns[k] >= 0) {
+            c.samples[k] = static_cast<std::uint32_t>(timer.samples_[k].size());
             clamped += median_ns[k] < hook_ns;
             c.segment_ns[k] = std::max(0.0, median_ns[k] - hook_ns);
             work_ns += c.segment_ns[k] * static_cast<double>(timer.counts_[k]);

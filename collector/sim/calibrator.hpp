@@ -1,7 +1,8 @@
 #pragma once
 // Measures a Calibration on this machine for one workload variant, in two single-thread runs of
 // the same operations:
-//   1. untraced, the probe-free copy: the native time per operation (the fastest of a few);
+//   1. untraced, the probe-free copy: the native time per operation (the fastest of many short
+//      runs);
 //   2. every probe a timing point: TSC deltas per (previous site -> site) segment, medians.
 // The timing points cost something of their own: that hook cost is solved so that the segments
 // add up to the native time of run 1, and taken off every segment. Medians below it are clamped
@@ -13,9 +14,12 @@
 namespace hitmap::sim {
 
 struct CalibrationPlan {
-    std::uint64_t operations = 200000; // per run, at most
-    double max_seconds = 0.1;          // per native run: a slow operation runs fewer
-    unsigned native_repeats = 5;       // run 1 is repeated and its fastest taken
+    std::uint64_t operations = 200000; // per timed run, at most
+    double max_seconds = 0.1; // of native time in the timed run: a slow operation runs fewer
+    // Run 1 is many short runs and their fastest is taken: on a shared machine a run of a few
+    // milliseconds often runs without being preempted, one of 0.1 s rarely does.
+    unsigned native_repeats = 40;
+    double native_seconds = 0.01; // per native run
 };
 
 // `config` names the variant, parameters and layouts; its threads, stop and executor are

@@ -39,10 +39,13 @@ Simulator::Simulator(MachineDescription machine, Calibration calibration)
     : machine_(std::move(machine))
     , calibration_(std::move(calibration)) {
     segment_ps_.resize(kSiteSlots * kSiteSlots);
+    thin_.resize(kSiteSlots * kSiteSlots);
     for (std::uint16_t prev = 0; prev < kSiteSlots; ++prev)
-        for (std::uint16_t site = 0; site < kSiteSlots; ++site)
-            segment_ps_[std::size_t{prev} * kSiteSlots + site] =
-                to_ps(calibration_.segment(prev, site));
+        for (std::uint16_t site = 0; site < kSiteSlots; ++site) {
+            const std::size_t k = std::size_t{prev} * kSiteSlots + site;
+            segment_ps_[k] = to_ps(calibration_.segment(prev, site));
+            thin_[k] = calibration_.thin(k);
+        }
     const unsigned n = machine_.cpus();
     transfer_ps_.resize(std::size_t{n} * n);
     for (unsigned a = 0; a < n; ++a)
@@ -213,9 +216,12 @@ void Simulator::access_percpu(unsigned unit, std::uint32_t offset, engine::Acces
 
 Simulator::VirtualCpu* Simulator::advance(std::uint16_t site, bool overlapped) {
     VirtualCpu& v = cpus_[current_];
-    const std::uint64_t work = segment_ps_[std::size_t{v.last_site} * kSiteSlots + site];
+    const std::size_t segment = std::size_t{v.last_site} * kSiteSlots + site;
+    const std::uint64_t work = segment_ps_[segment];
     v.now_ps += work;
     v.work_ps += work;
+    if (thin_[segment])
+        v.thin_work_ps += work;
     v.last_site = site;
     if (!overlapped)
         drain(v);
@@ -400,6 +406,7 @@ double Simulator::run(unsigned threads, const engine::StopCondition& stop,
     for (const VirtualCpu& v : cpus_) {
         CpuTime t;
         t.work_ns = static_cast<double>(v.work_ps) / 1000.0;
+        t.thin_work_ns = static_cast<double>(v.thin_work_ps) / 1000.0;
         t.access_ns = static_cast<double>(v.access_ps) / 1000.0;
         t.spin_ns = static_cast<double>(v.spin_ps) / 1000.0;
         t.end_ns = static_cast<double>(v.end_ps.value_or(v.now_ps)) / 1000.0;

@@ -39,10 +39,11 @@ namespace hitmap::sim {
 
 // Where one virtual CPU's time went, in virtual ns.
 struct CpuTime {
-    double work_ns = 0;   // calibrated native work between scheduling points
-    double access_ns = 0; // accesses: hits, transfers and queueing behind other transfers
-    double spin_ns = 0;   // asleep in a spin-wait until its line was written
-    double end_ns = 0;    // when it finished its counted operations
+    double work_ns = 0;      // calibrated native work between scheduling points
+    double thin_work_ns = 0; // of work_ns, priced by thin segments (Calibration::thin)
+    double access_ns = 0;    // accesses: hits, transfers and queueing behind other transfers
+    double spin_ns = 0;      // asleep in a spin-wait until its line was written
+    double end_ns = 0;       // when it finished its counted operations
 };
 
 // Counted accesses that a machine with finite caches served below L1, by level (a transfer
@@ -99,6 +100,7 @@ private:
         std::unique_ptr<Fiber> fiber;
         std::uint64_t now_ps = 0;
         std::uint64_t work_ps = 0;
+        std::uint64_t thin_work_ps = 0;
         std::uint64_t access_ps = 0;
         std::uint64_t spin_ps = 0;
         std::uint64_t slept_at_ps = 0;
@@ -142,6 +144,7 @@ private:
     MachineDescription machine_;
     Calibration calibration_;
     std::vector<std::uint64_t> segment_ps_; // [previous * kSiteSlots + site]
+    std::vector<bool> thin_;                // [previous * kSiteSlots + site]
     std::vector<std::uint32_t> transfer_ps_;
     std::uint64_t dram_ps_ = 0, invalidate_ps_ = 0, hold_ps_ = 0;
     std::uint64_t dram_remote_ps_ = 0, l2_ps_ = 0, llc_ps_ = 0;

@@ -29,6 +29,9 @@ struct FigureSpec {
     std::string lock{};
     std::string unit{};      // of our figure, e.g. "s", "ops/s"
     std::string seed_unit{}; // of the seed's, when it measured something else (e.g. "Mbps")
+    // The seed's value and ours count the same thing, so the scorecard compares them; false
+    // where only the change compares (another benchmark's counts). A seed_unit implies false.
+    bool compared = true;
 };
 
 // How one row's run is made. Sizes are per thread; `quick` ones for `reproduce --quick`.
@@ -70,6 +73,33 @@ struct CauseSpec {
 
 enum class ChangeStyle { none, ratio, percent };
 
+// A figure the scorecard derives from two of one row's figures: numerator / denominator (a
+// share of acquisitions, a split between two call sites).
+struct FigureRatio {
+    std::string label{};
+    unsigned row = 0;
+    unsigned numerator = 0;
+    unsigned denominator = 0;
+};
+
+// A free parameter of the model that was set from seed figures: those figures are *anchored* in
+// the scorecard, not predictions, and each names the parameter.
+struct Anchor {
+    enum class Kind {
+        // The simulated machine's native speed: every calibrated segment of the investigation's
+        // simulated rows is scaled so that this row's figure 0 is the seed's (reproduce does
+        // it, from a run of the row at this host's speed).
+        native_scale,
+        // A workload parameter chosen with this figure (the row's change) in view.
+        parameter,
+    };
+    Kind kind = Kind::parameter;
+    std::string parameter{}; // as the scorecard names it
+    std::string how{};       // one line: what it was set from
+    unsigned table = 0;
+    unsigned row = 0;
+    bool change = false; // the row's change is anchored (else its figure 0)
+};
 struct SeedTable {
     std::string title{};
     std::vector<FigureSpec> figures{};
@@ -81,8 +111,9 @@ struct SeedTable {
     bool lower_is_better = false; // figure 0 is a time or a count
     std::string machine{};        // the simulated rows' machine (collector/sim/)
     CauseSpec cause;
-    bool lock_stat = false; // print the rows as lock_stat 0.3 lines
-    std::string note{};     // how the sizes relate to the seed's
+    bool lock_stat = false;            // print the rows as lock_stat 0.3 lines
+    std::string note{};                // how the sizes relate to the seed's
+    std::vector<FigureRatio> ratios{}; // further figures the scorecard compares
 };
 
 struct Investigation {
@@ -90,6 +121,7 @@ struct Investigation {
     std::string title{};  // the seed's subject line
     std::string source{}; // who measured what, where
     std::vector<SeedTable> tables{};
+    std::vector<Anchor> anchors{}; // at most one of kind native_scale
 };
 
 } // namespace hitmap::engine

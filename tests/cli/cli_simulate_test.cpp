@@ -5,6 +5,8 @@
 #include "tests/cli/cli_test_support.hpp"
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -128,7 +130,7 @@ TEST(CliSimulate, ACalibrationOfAnotherWorkloadOrVariantIsRefused) {
     other_variant.insert(other_variant.end(), {"--calibration", calibration});
     const CliResult v = run_cli(other_variant, dir.path());
     EXPECT_NE(v.status, 0);
-    EXPECT_THAT(v.err, HasSubstr("no calibration of variant v6.1"));
+    EXPECT_THAT(v.err, HasSubstr("no calibration of page-counter-charge v6.1 at"));
 
     const CliResult w = run_cli({"run", "res-counter-charge", "--simulate", "xeon-2s-72",
                                  "--threads", "2", "--iterations", "10", "--calibration",
@@ -138,6 +140,36 @@ TEST(CliSimulate, ACalibrationOfAnotherWorkloadOrVariantIsRefused) {
     EXPECT_THAT(w.err,
                 HasSubstr("a calibration of page-counter-charge, not of res-counter-charge"));
     EXPECT_EQ(count_lines(w.err), 1) << w.err;
+}
+
+// Issue 33: a calibration is keyed by every parameter. One measured at the defaults is refused
+// for a run at other parameters, in one line naming them, before a database exists; with
+// --calibrate-missing the run's own is measured and added to the file beside the first.
+TEST(CliSimulate, ACalibrationOfOtherParametersIsRefusedNamingThem) {
+    TempDir dir;
+    const auto calibration = (dir / "c.json").string();
+    auto make = simulate_args((dir / "a.db").string(), "v6.0");
+    make.insert(make.end(), {"--save-calibration", calibration, "--calibration-ops", "20000"});
+    ASSERT_EQ(run_cli(make, dir.path()).status, 0);
+
+    auto other = simulate_args((dir / "b.db").string(), "v6.0");
+    other.insert(other.end(),
+                 {"--param", "work_ns=3400", "--param", "batch=64", "--calibration", calibration});
+    const CliResult refused = run_cli(other, dir.path());
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_THAT(refused.err, HasSubstr("no calibration of page-counter-charge v6.0 at"));
+    EXPECT_THAT(refused.err, HasSubstr("batch=0 (the run: 64), work_ns=0 (the run: 3400)"));
+    EXPECT_EQ(count_lines(refused.err), 1) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "b.db"));
+
+    other.insert(other.end(), {"--calibrate-missing", "--calibration-ops", "20000"});
+    ASSERT_EQ(run_cli(other, dir.path()).status, 0);
+    const auto file = nlohmann::json::parse(std::ifstream(calibration));
+    ASSERT_EQ(file.size(), 2u);
+    EXPECT_EQ(file[0]["params"]["work_ns"], 0);
+    EXPECT_EQ(file[1]["params"]["work_ns"], 3400);
+    EXPECT_EQ(file[1]["params"]["batch"], 64);
+    EXPECT_FALSE(file[1]["host"].get<std::string>().empty());
 }
 
 // predict --simulate: the run simulated again under its own layout is the run, bit for bit; under

@@ -18,7 +18,10 @@ for path in sys.argv[2:]:
         for t in inv["tables"]:
             assert t["causes"], f"{inv['id']}: a table without a cause"
             for row in t["rows"]:
-                assert row["measured"] is not None, f"{inv['id']}: {row['label']} has no measured run"
+                m = row["measured"]
+                assert m is not None, f"{inv['id']}: {row['label']} has no measured run"
+                # --quick repeats each real-thread run twice: the spread is printed.
+                assert m["runs"] == 2 and m["ranges"][0] is not None, m
 yosry = json.load(open(sys.argv[2]))["investigations"][0]["tables"][0]["rows"]
 assert yosry[1]["simulated"]["change"] > 1, "v6.6 must read faster than v6.5"
 print("valid")
