@@ -8,6 +8,12 @@
 
 namespace hitmap::gui::test {
 
+// How long a test waits for an event (a load answered, a signal emitted) before failing: the
+// condition is what the test waits on, never a sleep, and the limit only ends a hung test. It is
+// generous because CI runs the tests beside other builds on 2 vCPUs (with two busy loops beside
+// it, a database load that takes 20 ms alone took seconds).
+constexpr int kWaitMs = 60000;
+
 // Runs `hitmap-collect ARGS --db DB`; returns the collector's stderr when it fails.
 QString run_collector(const QStringList& args, const QString& db);
 

@@ -293,11 +293,11 @@ private slots:
         connect(&loader, &DbLoader::runLoaded, this,
                 [&](std::shared_ptr<const RunDetail> d) { shown.push_back(d->run.id); });
         loader.openDatabase(db_);
-        QTRY_VERIFY(!loader.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!loader.busy(), test::kWaitMs);
         QCOMPARE(lists, 1);
         loader.loadRun(v60_);
         loader.loadRun(v61_);
-        QTRY_VERIFY(!loader.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!loader.busy(), test::kWaitMs);
         QCOMPARE(shown, std::vector<qint64>{v61_});
     }
 
@@ -342,7 +342,7 @@ private slots:
         connect(&loader, &DbLoader::openFailed, this,
                 [&](const QString&, const QString& r) { reason = r; });
         loader.openDatabase(text);
-        QTRY_VERIFY(!loader.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!loader.busy(), test::kWaitMs);
         QVERIFY(!reason.isEmpty());
         QVERIFY(!reason.contains(QLatin1Char('\n')));
         const RunList missing = read_run_list(dir_.filePath(QStringLiteral("absent.db")));

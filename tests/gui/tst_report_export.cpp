@@ -181,13 +181,13 @@ private slots:
         w.show();
         QSignalSpy shown(&w, &MainWindow::runsShown);
         w.openDatabase(db_);
-        QTRY_COMPARE(shown.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, test::kWaitMs);
         w.showTab(MainWindow::CompareTab);
         w.compare()->setPair(1, 2);
         const QString out = path(QStringLiteral("menu.html"));
         QSignalSpy written(&w, &MainWindow::reportWritten);
         QVERIFY(w.exportReport(out, ReportFormat::html));
-        QTRY_COMPARE(written.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, test::kWaitMs);
         const QString html = QString::fromUtf8(read_all(out));
         QVERIFY(html.contains(QStringLiteral("<h2>Comparison</h2>")));
         QVERIFY(html.contains(QStringLiteral("Before: run 1")));
