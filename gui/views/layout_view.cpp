@@ -190,6 +190,27 @@ bool LayoutView::chooseHeat(Side side, std::optional<qint64> run) {
     return true;
 }
 
+bool LayoutView::chooseRun(Side side, qint64 run) {
+    QComboBox* c = sides_[side].layout;
+    const engine::Layout* other = layoutOf(side == A ? B : A);
+    for (int i = 0; i < c->count(); ++i) {
+        if (c->itemData(i, kSourceRole).toInt() != static_cast<int>(Source::stored))
+            continue;
+        const analysis::StoredLayout& stored =
+            catalog_->layouts.at(c->itemData(i, kIndexRole).toUInt());
+        // Imports name every line's type "perf-c2c line": one struct in the picker, but not
+        // one type, so two of them cannot be compared field by field.
+        if (other && other->type != stored.layout.type)
+            continue;
+        if (std::binary_search(stored.runs.begin(), stored.runs.end(), run)) {
+            chosen_ = true;
+            c->setCurrentIndex(i);
+            return chooseHeat(side, run);
+        }
+    }
+    return false;
+}
+
 void LayoutView::fillStructs() {
     std::set<QString> names;
     for (const engine::Layout* l : engine::known_layouts())
@@ -325,8 +346,12 @@ QString LayoutView::headerText(Side side, const analysis::LayoutMap* map) const 
     if (source == Source::none)
         return tr("Choose a second layout to compare line by line.");
     if (!map) {
+        // A stored or built-in layout goes undrawn only when the pair cannot be compared: the
+        // line below the pickers says why.
+        if (source != Source::kernel)
+            return tr("Not drawn.");
         const auto error = kernel_errors_.find(structName());
-        return source == Source::kernel && error != kernel_errors_.end()
+        return error != kernel_errors_.end()
                    ? tr("<b>Running kernel</b>: <span style='color:#c62828'>%1</span>")
                          .arg(error->second.toHtmlEscaped())
                    : tr("Reading the running kernel's BTF…");

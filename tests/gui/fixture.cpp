@@ -2,6 +2,8 @@
 
 #include "gui/models/db_loader.hpp"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 
 namespace hitmap::gui::test {
@@ -13,6 +15,24 @@ QString run_collector(const QStringList& args, const QString& db) {
         return QStringLiteral("hitmap-collect %1 failed: %2")
             .arg(args.join(QLatin1Char(' ')), QString::fromUtf8(p.readAllStandardError()));
     return {};
+}
+
+AppResult run_app(const QStringList& args, const QProcessEnvironment& env) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(HITMAP_APP_PATH), args);
+    const bool finished = p.waitForFinished(kWaitMs);
+    return {finished && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString shared_file(const QString& relative) {
+    const QString dir = qEnvironmentVariableIsEmpty("HITMAP_SHARED_DIR")
+                            ? QStringLiteral(HITMAP_SHARED_DIR_DEFAULT)
+                            : qEnvironmentVariable("HITMAP_SHARED_DIR");
+    const QString path = QDir(dir).filePath(relative);
+    return QFileInfo::exists(path) ? path : QString();
 }
 
 Fixture make_fixture(const QTemporaryDir& dir) {

@@ -1,6 +1,7 @@
 #pragma once
 // A small database written by the real collector: v6.0 and v6.1 of page-counter-charge at
 // 2 threads with software c2c.
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -16,6 +17,18 @@ constexpr int kWaitMs = 60000;
 
 // Runs `hitmap-collect ARGS --db DB`; returns the collector's stderr when it fails.
 QString run_collector(const QStringList& args, const QString& db);
+
+struct AppResult {
+    int status = -1; // the exit code; -1 when it crashed or did not finish within kWaitMs
+    QString out, err;
+};
+// Runs the `hitmap` binary with ARGS in `env` (by default the test's own environment).
+AppResult run_app(const QStringList& args,
+                  const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
+
+// `relative` in the shared fixtures folder (HITMAP_SHARED_DIR, else the build's default);
+// empty when it is not there.
+QString shared_file(const QString& relative);
 
 struct Fixture {
     QString db;
