@@ -50,4 +50,19 @@ Fixture make_fixture(const QTemporaryDir& dir) {
     return f;
 }
 
+Imported import_perf_c2c_reports(const QTemporaryDir& dir) {
+    Imported imported{dir.filePath(QStringLiteral("imported.db")), {}};
+    for (const char* report :
+         {"joemario-c2c-blog-example-2016.txt", "perfgo-false-sharing-amd-ibs-example.txt"}) {
+        const QString file = shared_file(QStringLiteral("fixtures/c2c/") + QLatin1String(report));
+        if (file.isEmpty())
+            return {};
+        imported.error = run_collector({QStringLiteral("import"), QStringLiteral("perf-c2c"), file},
+                                       imported.db);
+        if (!imported.error.isEmpty())
+            break;
+    }
+    return imported;
+}
+
 } // namespace hitmap::gui::test

@@ -38,4 +38,12 @@ struct Fixture {
 // Writes the fixture as fixture.db in `dir` and reads back its two runs' ids.
 Fixture make_fixture(const QTemporaryDir& dir);
 
+// imported.db in `dir`: two perf c2c reports of other machines (Intel 2016, AMD IBS) from the
+// shared fixtures, imported: no threads, no throughput, each line its own "perf-c2c line" type.
+struct Imported {
+    QString db;    // empty when the shared fixtures are not there (skip)
+    QString error; // why an import failed
+};
+Imported import_perf_c2c_reports(const QTemporaryDir& dir);
+
 } // namespace hitmap::gui::test

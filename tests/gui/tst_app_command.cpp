@@ -1,13 +1,17 @@
 // The `hitmap` command itself, run as a user runs it: --help and --version without a display,
 // --screenshot without one on every kind of database the collector writes (software-traced,
-// simulated, imported perf c2c), and one-line errors with their exit codes for a missing file,
-// a usage error and a window with no display to open on.
+// simulated, imported perf c2c), --screenshot and export on a megabyte variant name, and
+// one-line errors with their exit codes for a missing file, a usage error and a window with
+// no display to open on.
 #include "fixture.hpp"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QImageReader>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <SQLiteCpp/SQLiteCpp.h>
 
 using namespace hitmap::gui;
 
@@ -99,24 +103,67 @@ private slots:
             QVERIFY2(files.contains(QLatin1String(picture)), picture);
     }
 
-    // perf c2c reports of other machines, imported: no threads, no throughput, lines of their
-    // own "perf-c2c line" types.
+    // perf c2c reports of other machines, imported (fixture.hpp).
     void screenshotOfImportedPerfC2cReports() {
-        const QString db = path(QStringLiteral("imported.db"));
-        for (const char* report :
-             {"joemario-c2c-blog-example-2016.txt", "perfgo-false-sharing-amd-ibs-example.txt"}) {
-            const QString file =
-                test::shared_file(QStringLiteral("fixtures/c2c/") + QLatin1String(report));
-            if (file.isEmpty())
-                QSKIP("shared fixtures not found (set HITMAP_SHARED_DIR to the shared/ folder)");
-            const QString error = test::run_collector(
-                {QStringLiteral("import"), QStringLiteral("perf-c2c"), file}, db);
-            QVERIFY2(error.isEmpty(), qPrintable(error));
-        }
+        const test::Imported imported = test::import_perf_c2c_reports(dir_);
+        if (imported.db.isEmpty())
+            QSKIP("shared fixtures not found (set HITMAP_SHARED_DIR to the shared/ folder)");
+        QVERIFY2(imported.error.isEmpty(), qPrintable(imported.error));
+        const QString& db = imported.db;
         const QStringList files = screenshot(db, QStringLiteral("imported"));
         for (const char* picture :
              {"cacheline-table.png", "line-detail.png", "compare.png", "layout.png"})
             QVERIFY2(files.contains(QLatin1String(picture)), picture);
+    }
+
+    // A plugin may register a variant of a megabyte. The pictures keep the window's size (a
+    // 10 KB name made them 71,759 pixels wide) and the report's pictures theirs; both commands
+    // finish (1 MB did not in 60 s).
+    void megabyteNameKeepsPicturesAndReportsBounded() {
+        const QString db = path(QStringLiteral("megabyte.db"));
+        QVERIFY(QFile::copy(QStringLiteral(HITMAP_TEST_DATA "/small.db"), db));
+        {
+            SQLite::Database sql(db.toStdString(), SQLite::OPEN_READWRITE);
+            SQLite::Statement rename(sql, "UPDATE run SET variant = ? WHERE id = 1");
+            rename.bind(1, std::string(1 << 20, 'x'));
+            QCOMPARE(rename.exec(), 1);
+        }
+        const QStringList files = screenshot(db, QStringLiteral("megabyte"));
+        QVERIFY(files.contains(QStringLiteral("compare.png")));
+        for (const QString& f : files) {
+            const QSize size = QImageReader(path(QStringLiteral("megabyte/") + f)).size();
+            QVERIFY2(size.width() == 1400 && size.height() <= 900,
+                     qPrintable(
+                         QStringLiteral("%1: %2x%3").arg(f).arg(size.width()).arg(size.height())));
+        }
+
+        const QString html = path(QStringLiteral("megabyte.html"));
+        const test::AppResult exported = test::run_app(
+            {QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--runs"),
+             QStringLiteral("1,2"), QStringLiteral("-o"), html},
+            no_display());
+        QCOMPARE(exported.status, 0);
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(page.readAll());
+        // The tables keep the name whole; each picture is at most a chart's or the strips' width.
+        QVERIFY(text.contains(QString(1 << 20, QLatin1Char('x'))));
+        const QRegularExpression view_box(QStringLiteral("<svg[^>]*viewBox=\"0 0 (\\d+) (\\d+)\""));
+        int pictures = 0;
+        for (auto it = view_box.globalMatch(text); it.hasNext(); ++pictures) {
+            const auto m = it.next();
+            QVERIFY2(m.captured(1).toInt() <= 1400, qPrintable(m.captured(0)));
+        }
+        QVERIFY(pictures >= 3);
+
+        const QString pdf = path(QStringLiteral("megabyte.pdf"));
+        const test::AppResult printed = test::run_app(
+            {QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--runs"),
+             QStringLiteral("1,2"), QStringLiteral("--format"), QStringLiteral("pdf"),
+             QStringLiteral("-o"), pdf},
+            no_display());
+        QCOMPARE(printed.status, 0);
+        QVERIFY(QFileInfo(pdf).size() > 0);
     }
 
     void missingDatabaseIsNoSuchFile() {

@@ -10,6 +10,7 @@
 #include "gui/models/lock_rows.hpp"
 #include "gui/models/progress_line.hpp"
 #include "gui/models/run_tree_model.hpp"
+#include "gui/models/shown_text.hpp"
 #include "gui/models/strip_layout.hpp"
 #include "gui/models/table_model.hpp"
 #include "gui/models/unknown_text.hpp"
@@ -146,6 +147,72 @@ private slots:
         QVERIFY(!workload.data(RunTreeModel::RunIdRole).isValid());
         model.setRuns({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // Names of any length are shown bounded, cut between graphemes, at the same cost for a
+    // megabyte as for a line; the whole text goes in the tooltip, escaped and wrapping.
+    void shownTextIsBounded() {
+        QCOMPARE(shown_text(QStringLiteral("v6.0")), QStringLiteral("v6.0"));
+        const QString name =
+            QStringLiteral("head-") + QString(1 << 20, QLatin1Char('x')) + QStringLiteral("-tail");
+        const QString shown = shown_text(name);
+        QVERIFY2(shown.size() <= kNameChars, qPrintable(QString::number(shown.size())));
+        QVERIFY(shown.startsWith(QStringLiteral("head-xx")) &&
+                shown.endsWith(QStringLiteral("xx-tail")));
+        QCOMPARE(shown.count(QChar(0x2026)), 1);
+        QCOMPARE(shown_text(name.toStdString()), shown);
+        // Emoji are surrogate pairs, some with a skin tone after them: never split, never
+        // parted from their modifier, wherever the cut falls.
+        const QString thumb = QString::fromUtf8("\U0001F44D\U0001F3FD");
+        for (int pad = 0; pad < 4; ++pad) {
+            QString emoji = QString(pad, QLatin1Char('a'));
+            for (int i = 0; i < 40; ++i)
+                emoji += thumb;
+            const QString cut = shown_text(emoji, 21);
+            QVERIFY(cut.size() <= 21);
+            const QString kept = cut.mid(pad).remove(QChar(0x2026));
+            QCOMPARE(kept.size() % thumb.size(), 0);
+            QCOMPARE(kept, QString(thumb).repeated(kept.size() / thumb.size()));
+            QCOMPARE(shown_text(emoji.toStdString(), 21), cut);
+        }
+        // The tooltip: escaped, a paragraph (Qt wraps those), elided past kTooltipChars with
+        // the length said.
+        QCOMPARE(tooltip_text(QStringLiteral("<b>x</b>")),
+                 QStringLiteral("<p>&lt;b&gt;x&lt;/b&gt;</p>"));
+        const QString tip = tooltip_text(name);
+        QVERIFY(tip.size() < kTooltipChars + 100);
+        QVERIFY2(tip.contains(QString::number(name.size())), qPrintable(tip.right(60)));
+        QVERIFY(elided_tooltip(QStringLiteral("v6.0")).isEmpty());
+        QCOMPARE(elided_tooltip(name), tip);
+    }
+
+    // The run browser and every table show a long name bounded and whole on hover.
+    void longNamesInTreesAndTables() {
+        store::RunRecord run = list_.runs.front();
+        run.variant = std::string(100'000, 'v');
+        RunTreeModel tree;
+        tree.setRuns({run});
+        const QModelIndex variant = tree.indexOfRun(run.id).parent();
+        QVERIFY(variant.data().toString().size() <= kNameChars);
+        QVERIFY(variant.data(Qt::ToolTipRole).toString().contains(QString(100, QLatin1Char('v'))));
+        QVERIFY(tree.index(0, 0).data(Qt::ToolTipRole).toString().isEmpty()); // shown whole
+
+        struct Row {
+            QString name;
+        };
+        TableModel table;
+        table.setRows(
+            std::vector<Row>{{QString(100'000, QLatin1Char('n'))}, {QStringLiteral("short")}},
+            std::vector<Column<Row>>{
+                {QStringLiteral("Name"), [](const Row& r) { return r.name; }}});
+        QVERIFY(table.index(0, 0).data().toString().size() <= kNameChars);
+        QVERIFY(table.index(0, 0)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QString(100, QLatin1Char('n'))));
+        QCOMPARE(table.index(0, 0).data(SortRole).toString().size(), 100'000); // sorts on the whole
+        QCOMPARE(table.index(1, 0).data().toString(), QStringLiteral("short"));
+        QVERIFY(!table.index(1, 0).data(Qt::ToolTipRole).isValid());
     }
 
     void c2cTables() {

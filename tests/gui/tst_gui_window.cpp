@@ -4,6 +4,7 @@
 #include "fixture.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/charts/chart_builder.hpp"
+#include "gui/models/run_tree_model.hpp"
 #include "gui/views/cacheline_table.hpp"
 #include "gui/views/compare_view.hpp"
 #include "gui/views/line_detail_view.hpp"
@@ -18,8 +19,10 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <SQLiteCpp/SQLiteCpp.h>
 
 using namespace hitmap;
 using namespace hitmap::gui;
@@ -42,6 +45,29 @@ void check_picture(const QPixmap& pixmap, QSize size) {
         for (int x = 0; x < image.width() && colours.size() < 16; x += 7)
             colours.insert(image.pixel(x, y));
     QVERIFY2(colours.size() >= 16, "the grab is (nearly) blank");
+}
+
+// A laptop's screen: every tab must fit it whatever the database holds.
+constexpr QSize kLaptop(1366, 768);
+
+// Shows each tab once the loader has answered, checking the window still has its size (a
+// widget sized by its text would have grown it); with HITMAP_GUI_GRAB_DIR set, saves each as
+// PREFIX-TAB.png there, to look at.
+void check_tabs_fit(MainWindow& w, const QString& prefix) {
+    const QStringList names{QStringLiteral("cachelines"), QStringLiteral("compare"),
+                            QStringLiteral("scaling"), QStringLiteral("locks"),
+                            QStringLiteral("layout")};
+    for (int tab = MainWindow::CachelinesTab; tab <= MainWindow::LayoutTab; ++tab) {
+        w.showTab(static_cast<MainWindow::Tab>(tab));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.loader()->busy(), test::kWaitMs);
+        QCoreApplication::sendPostedEvents(); // the layouts' requests
+        QVERIFY2(
+            w.size() == kLaptop,
+            qPrintable(QStringLiteral("%1: %2x%3").arg(names[tab]).arg(w.width()).arg(w.height())));
+        if (const QString dir = qEnvironmentVariable("HITMAP_GUI_GRAB_DIR"); !dir.isEmpty())
+            QVERIFY(w.grab().save(QDir(dir).filePath(prefix + QLatin1Char('-') + names[tab] +
+                                                     QStringLiteral(".png"))));
+    }
 }
 
 } // namespace
@@ -166,6 +192,54 @@ private slots:
         QCOMPARE(w.compare()->sections()->currentIndex(), 0);
         w.compare()->sections()->setCurrentIndex(1);
         check_picture(w.compare()->lockChartView()->grab(), w.compare()->lockChartView()->size());
+    }
+
+    // A plugin may register a variant of any length. Every view shows it bounded and the run
+    // browser whole on hover; no widget grows with it (a 10 KB name made the window 71,759
+    // pixels wide, and every grab and PNG with it).
+    void longNameKeepsTheWindowOnScreen() {
+        const QString db = dir_.filePath(QStringLiteral("long-name.db"));
+        QVERIFY(QFile::copy(db_, db));
+        const QString name = QStringLiteral("head-") + QString(16 * 1024, QLatin1Char('x')) +
+                             QStringLiteral("-tail");
+        {
+            SQLite::Database sql(db.toStdString(), SQLite::OPEN_READWRITE);
+            SQLite::Statement rename(sql, "UPDATE run SET variant = ? WHERE id = ?");
+            rename.bind(1, name.toStdString());
+            rename.bind(2, static_cast<std::int64_t>(v60_));
+            QCOMPARE(rename.exec(), 1);
+        }
+        MainWindow w;
+        w.resize(kLaptop);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        open(w, db);
+        w.runBrowser()->selectRun(v60_);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == v60_, test::kWaitMs);
+        check_tabs_fit(w, QStringLiteral("long-name"));
+        if (QTest::currentTestFailed())
+            return;
+        const QModelIndex variant = w.runBrowser()->model()->indexOfRun(v60_).parent();
+        QVERIFY(variant.data().toString().startsWith(QStringLiteral("head-")));
+        QVERIFY(variant.data().toString().endsWith(QStringLiteral("-tail")));
+        QVERIFY(variant.data(Qt::ToolTipRole).toString().contains(name.left(900)));
+    }
+
+    // Imported perf c2c reports (fixture.hpp) on a laptop's screen.
+    void importedRunsFitTheScreen() {
+        const test::Imported imported = test::import_perf_c2c_reports(dir_);
+        if (imported.db.isEmpty())
+            QSKIP("shared fixtures not found (set HITMAP_SHARED_DIR to the shared/ folder)");
+        QVERIFY2(imported.error.isEmpty(), qPrintable(imported.error));
+        const QString& db = imported.db;
+        MainWindow w;
+        w.resize(kLaptop);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        open(w, db);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun(), test::kWaitMs);
+        QVERIFY(w.cachelines()->findChild<QTableView*>()->model()->rowCount() > 0);
+        check_tabs_fit(w, QStringLiteral("imported"));
     }
 
     void foreignFileShowsReasonAndStaysUnchanged() {
