@@ -7,8 +7,9 @@
 
 namespace hitmap::gui {
 
-// Why no pictures could be taken, in one line: no such file, a file the app cannot open,
-// nothing to picture, a picture that cannot be written.
+// Why no pictures could be taken, in one line: no such file, a file the app cannot open (the
+// store's reason: not SQLite, not a regular file, a newer schema), nothing to picture, a
+// picture that cannot be written.
 class ScreenshotError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

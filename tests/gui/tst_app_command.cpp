@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sys/stat.h>
 
 using namespace hitmap::gui;
 
@@ -173,6 +174,18 @@ private slots:
         QCOMPARE(r.status, 1);
         check_one_line(r, missing + QStringLiteral(": no such file"));
         QVERIFY(!QFileInfo::exists(missing));
+    }
+
+    // A FIFO must not block the command (nor a directory pass for a database).
+    void fifoIsNotARegularFile() {
+        const QString fifo = path(QStringLiteral("fifo.db"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        for (const QString& db : {fifo, dir_.path()}) {
+            const test::AppResult r = test::run_app(
+                {QStringLiteral("--screenshot"), path(QStringLiteral("none")), db}, no_display());
+            QCOMPARE(r.status, 1);
+            check_one_line(r, db + QStringLiteral(": not a regular file"));
+        }
     }
 
     void usageErrorIsOneLine() {
