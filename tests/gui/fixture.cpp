@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
+#include <filesystem>
 
 namespace hitmap::gui::test {
 
@@ -36,17 +37,24 @@ QString shared_file(const QString& relative) {
 }
 
 Fixture make_fixture(const QTemporaryDir& dir) {
+    namespace fs = std::filesystem;
     Fixture f;
     f.db = dir.filePath(QStringLiteral("fixture.db"));
-    f.error = run_collector(
-        {QStringLiteral("run"), QStringLiteral("page-counter-charge"), QStringLiteral("--variant"),
-         QStringLiteral("v6.0,v6.1"), QStringLiteral("--threads"), QStringLiteral("2"),
-         QStringLiteral("--duration"), QStringLiteral("200ms"), QStringLiteral("--trace-mb"),
-         QStringLiteral("8"), QStringLiteral("--progress"), QStringLiteral("none")},
-        f.db);
-    if (f.error.isEmpty())
-        for (const auto& r : read_run_list(f.db).runs)
-            (r.variant == "v6.0" ? f.v60 : f.v61) = r.id;
+    std::error_code error;
+    fs::copy_file(HITMAP_TEST_DATA "/small.db", f.db.toStdString(), error);
+    if (!error)
+        fs::copy(HITMAP_TEST_DATA "/small.db.traces", f.db.toStdString() + ".traces",
+                 fs::copy_options::recursive, error);
+    if (error)
+        return {{},
+                QStringLiteral("cannot copy the fixture: %1")
+                    .arg(QString::fromStdString(error.message()))};
+    for (const auto& r : read_run_list(f.db).runs)
+        for (auto [variant, id] :
+             {std::pair{"v6.0", &f.v60}, std::pair{"v6.1", &f.v61},
+              std::pair{"per-page", &f.per_page}, std::pair{"precharge", &f.precharge}})
+            if (r.variant == variant)
+                *id = r.id;
     return f;
 }
 

@@ -1,6 +1,11 @@
 #pragma once
-// A small database written by the real collector: v6.0 and v6.1 of page-counter-charge at
-// 2 threads with software c2c.
+// The tests' databases and how they run the app's binaries. The main fixture is
+// tests/data/small.db with its traces, written by the real collector on this project's VM:
+// page-counter-charge v6.0 and v6.1 and res-counter-charge per-page and precharge, 2 threads,
+// software c2c, the res_counter runs with lock statistics. It is fixed data because a run made
+// during the test holds what the VM's scheduling gave it: beside two busy loops the two
+// threads' traced windows often never overlapped, no line moved between caches, and the tests
+// that look at the hottest lines failed.
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -32,10 +37,11 @@ QString shared_file(const QString& relative);
 
 struct Fixture {
     QString db;
-    QString error; // why it could not be written; empty on success
-    qint64 v60 = 0, v61 = 0;
+    QString error; // why it could not be copied; empty on success
+    qint64 v60 = 0, v61 = 0, per_page = 0, precharge = 0;
 };
-// Writes the fixture as fixture.db in `dir` and reads back its two runs' ids.
+// Copies the fixture as fixture.db (and fixture.db.traces) into `dir` and reads back its runs'
+// ids.
 Fixture make_fixture(const QTemporaryDir& dir);
 
 // imported.db in `dir`: two perf c2c reports of other machines (Intel 2016, AMD IBS) from the

@@ -77,7 +77,7 @@ class TestGuiWindow : public QObject {
 
     QTemporaryDir dir_;
     QString db_;
-    qint64 v60_ = 0, v61_ = 0;
+    qint64 v60_ = 0, v61_ = 0, per_page_ = 0, precharge_ = 0;
 
     void open(MainWindow& w, const QString& path) {
         QSignalSpy shown(&w, &MainWindow::runsShown);
@@ -94,7 +94,9 @@ private slots:
         db_ = fixture.db;
         v60_ = fixture.v60;
         v61_ = fixture.v61;
-        QVERIFY(v60_ && v61_);
+        per_page_ = fixture.per_page;
+        precharge_ = fixture.precharge;
+        QVERIFY(v60_ && v61_ && per_page_ && precharge_);
     }
 
     void browseLineAndCompare() {
@@ -104,7 +106,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         open(w, db_);
         QVERIFY(!w.showingEmptyState());
-        QCOMPARE(w.runs().size(), std::size_t(2));
+        QCOMPARE(w.runs().size(), std::size_t(4));
 
         w.runBrowser()->selectRun(v60_);
         QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == v60_, test::kWaitMs);
@@ -153,38 +155,30 @@ private slots:
     // The Locks tab on the res_counter workload: the class row, its histogram and call sites,
     // and the two variants' classes side by side in Compare.
     void locksTabAndLockCompare() {
-        const QString db = dir_.filePath(QStringLiteral("locks.db"));
-        const QString error = test::run_collector(
-            {QStringLiteral("run"), QStringLiteral("res-counter-charge"),
-             QStringLiteral("--variant"), QStringLiteral("per-page,precharge"),
-             QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--iterations"),
-             QStringLiteral("20000"), QStringLiteral("--progress"), QStringLiteral("none")},
-            db);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
         MainWindow w;
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        open(w, db);
+        open(w, db_);
         w.showTab(MainWindow::LocksTab);
-        w.runBrowser()->selectRun(1);
-        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == 1, test::kWaitMs);
+        w.runBrowser()->selectRun(per_page_);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == per_page_,
+                                 test::kWaitMs);
         const QAbstractItemModel* classes = w.locks()->classes()->model();
         QCOMPARE(classes->rowCount(), 1);
         QCOMPARE(classes->index(0, 1).data().toString(), QStringLiteral("&counter->lock"));
         QCOMPARE(w.locks()->chartView()->chart()->series().size(), 1);
-        // As many call-site rows as the run stored: whether the two threads met on the lock
-        // (and so left contention points) depends on how the VM ran them.
+        // As many call-site rows as the run stored.
         const auto& cls = w.currentRun()->locks.at(0).report.classes.at(0);
         QCOMPARE(
             w.locks()->points()->model()->rowCount(),
             int(cls.contention_points.size() + cls.contending_points.size() + cls.stack.size()));
         check_picture(w.grab(), QSize(1400, 900));
 
-        // The pair's own answer: selecting run 1 already asked for (1, 2), and that earlier
-        // answer's rows would satisfy a check of the table alone.
+        // The pair's own answer: selecting per-page already asked for this pair, and that
+        // earlier answer's rows would satisfy a check of the table alone.
         QSignalSpy compared(&w, &MainWindow::compareShown);
-        w.compare()->setPair(1, 2);
+        w.compare()->setPair(per_page_, precharge_);
         w.showTab(MainWindow::CompareTab);
         QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, test::kWaitMs);
         QCOMPARE(w.compare()->lockClasses()->model()->rowCount(), 1);
@@ -263,7 +257,7 @@ private slots:
         QCOMPARE(file_hash(text), before);
         // The app keeps running with what it showed before.
         QVERIFY(w.isVisible());
-        QCOMPARE(w.runs().size(), std::size_t(2));
+        QCOMPARE(w.runs().size(), std::size_t(4));
     }
 
     void missingDatabaseShowsEmptyState() {
@@ -304,21 +298,21 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, test::kWaitMs);
         QVERIFY(results.front());
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, test::kWaitMs);
-        QCOMPARE(w.runs().size(), std::size_t(3));
+        QCOMPARE(w.runs().size(), std::size_t(5));
 
         // Cancel a long run once it has begun: the file still opens, the run is incomplete.
         dialog.findChild<QLineEdit*>(QStringLiteral("duration"))->setText(QStringLiteral("20s"));
         dialog.start();
         // Begun: its run is in the file (a fixed wait let a slow start be cancelled before the
         // run existed, and the check below then held for no run at all).
-        QTRY_COMPARE_WITH_TIMEOUT(read_run_list(db).runs.size(), std::size_t(4), test::kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(read_run_list(db).runs.size(), std::size_t(6), test::kWaitMs);
         dialog.reject();
         QTRY_COMPARE_WITH_TIMEOUT(results.size(), 2, test::kWaitMs);
         QVERIFY(!results.back());
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, test::kWaitMs);
         const RunList after = read_run_list(db);
-        QCOMPARE(after.runs.size(), std::size_t(4));
-        QCOMPARE(after.runs.back().id, 4);
+        QCOMPARE(after.runs.size(), std::size_t(6));
+        QCOMPARE(after.runs.back().id, 6);
         QVERIFY(after.runs.back().status != store::RunStatus::complete);
     }
 };
