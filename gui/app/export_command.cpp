@@ -34,24 +34,10 @@ analysis::ReportRequest request_from(const QCommandLineParser& p) {
     return request;
 }
 
-// Qt's notes about the headless platform ("does not support propagateSizeHints()", no
-// XDG_RUNTIME_DIR) say nothing about the report; a command's stderr is for its own one-line
-// errors. Critical and fatal messages still go through.
-void quiet_qt_notes(QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtCriticalMsg || type == QtFatalMsg)
-        std::fprintf(stderr, "hitmap export: %s\n", qPrintable(message));
-}
-
 } // namespace
 
 bool is_export_command(int argc, char** argv) {
     return argc > 1 && std::strcmp(argv[1], "export") == 0;
-}
-
-void prepare_export() {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen"); // a report needs no display
-    qInstallMessageHandler(quiet_qt_notes);
 }
 
 int run_export_command(const QStringList& arguments) {

@@ -5,12 +5,9 @@
 
 namespace hitmap::gui {
 
-// True when the command line asks for `hitmap export` (then no display is needed).
+// True when the command line asks for `hitmap export` (then no display is needed:
+// prepare_headless, gui/app/headless.hpp).
 bool is_export_command(int argc, char** argv);
-
-// Before the QApplication: the offscreen platform unless one is chosen, and Qt's notes
-// about it kept off stderr.
-void prepare_export();
 
 // Parses `arguments` (the program name first, then "export") and writes the report; returns
 // the exit code, after a one-line "hitmap: ..." error on failure.

@@ -1,47 +1,132 @@
 // hitmap: the desktop app. `hitmap [--plugin PATH]... [DB]` opens DB (default ./hitmap.db);
 // `hitmap --screenshot DIR [DB]` writes the main views as PNGs and exits; `hitmap export ...`
-// writes an HTML or PDF report without a window.
+// writes an HTML or PDF report without a window. Only the window needs a display.
 #include "gui/app/export_command.hpp"
+#include "gui/app/headless.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/app/screenshots.hpp"
+#include "hitmap_build_version.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <cstdio>
 
-int main(int argc, char** argv) {
-    const bool exporting = hitmap::gui::is_export_command(argc, argv);
-    if (exporting)
-        hitmap::gui::prepare_export();
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("hitmap"));
-    QApplication::setOrganizationName(QStringLiteral("hitmap"));
+namespace {
 
-    if (exporting)
-        return hitmap::gui::run_export_command(QApplication::arguments());
+const QCommandLineOption screenshot_option(
+    QStringLiteral("screenshot"),
+    QStringLiteral("Write the main views as PNG files into <dir> and exit (no display needed)."),
+    QStringLiteral("dir"));
+const QCommandLineOption
+    plugin_option(QStringLiteral("plugin"),
+                  QStringLiteral("Pass a workload plugin to the collector's runs (repeatable)."),
+                  QStringLiteral("path"));
+const QCommandLineOption version_option(QStringLiteral("version"),
+                                        QStringLiteral("Print the version and exit."));
 
-    QCommandLineParser parser;
+void describe(QCommandLineParser& parser) {
     parser.setApplicationDescription(
-        QStringLiteral("Browse hitmap runs: contended cachelines field by field."));
+        QStringLiteral("Browse hitmap runs: contended cachelines field by field. "
+                       "`hitmap export --help`: reports as HTML or PDF."));
     parser.addHelpOption();
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Write the main views as PNG files into <dir> and exit."),
-        QStringLiteral("dir"));
-    parser.addOption(screenshot);
-    const QCommandLineOption plugin(
-        QStringLiteral("plugin"),
-        QStringLiteral("Pass a workload plugin to the collector's runs (repeatable)."),
-        QStringLiteral("path"));
-    parser.addOption(plugin);
+    parser.addOptions({version_option, screenshot_option, plugin_option});
     parser.addPositionalArgument(QStringLiteral("db"),
                                  QStringLiteral("hitmap database (default: ./hitmap.db)"));
-    parser.process(app);
+}
+
+// Parses `arguments`; why they are wrong, in one line, or empty.
+QString usage_error(QCommandLineParser& parser, const QStringList& arguments) {
+    if (!parser.parse(arguments))
+        return parser.errorText();
+    if (const QStringList db = parser.positionalArguments(); db.size() > 1)
+        return QStringLiteral("unexpected argument '%1'").arg(db[1]);
+    return {};
+}
+
+// "hitmap 0.1.0 (commit 7cc2407abcd1)": CMake's project(VERSION) and the commit the sources
+// were at when built, where they were a git checkout.
+QString version_text() {
+    const QString commit = QStringLiteral(HITMAP_GIT_COMMIT);
+    return QStringLiteral("hitmap %1%2")
+        .arg(QStringLiteral(HITMAP_VERSION),
+             commit.isEmpty() ? QString() : QStringLiteral(" (commit %1)").arg(commit));
+}
+
+// Qt's default platform here is xcb, or wayland in a Wayland session; without either, creating
+// the application aborts (SIGABRT) with a paragraph about platform plugins.
+bool display_available() {
+    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") ||
+           !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+void name_application() {
+    QCoreApplication::setApplicationName(QStringLiteral("hitmap"));
+    QCoreApplication::setOrganizationName(QStringLiteral("hitmap"));
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (hitmap::gui::is_export_command(argc, argv)) {
+        hitmap::gui::prepare_headless("hitmap export");
+        QApplication app(argc, argv);
+        name_application();
+        return hitmap::gui::run_export_command(QApplication::arguments());
+    }
+
+    // What is asked for, before any window system is: --help and --version need none, and
+    // --screenshot chooses the offscreen one. A usage error is said after QApplication has taken
+    // its own options (-platform, -style) out of the command line, or here where no display
+    // could start one.
+    bool screenshot = false, headless = false;
+    QString early_error;
+    {
+        QCoreApplication core(argc, argv);
+        name_application();
+        QCommandLineParser parser;
+        describe(parser);
+        early_error = usage_error(parser, QCoreApplication::arguments());
+        if (parser.isSet(QStringLiteral("help"))) {
+            std::printf("%s", qPrintable(parser.helpText()));
+            return 0;
+        }
+        if (parser.isSet(version_option)) {
+            std::printf("%s\n", qPrintable(version_text()));
+            return 0;
+        }
+        screenshot = parser.isSet(screenshot_option);
+        // --help-all lists Qt's options too, which takes the GUI application: a headless one.
+        headless = screenshot || parser.isSet(QStringLiteral("help-all"));
+    }
+    if (headless) {
+        hitmap::gui::prepare_headless("hitmap");
+    } else if (!display_available()) {
+        if (!early_error.isEmpty()) {
+            std::fprintf(stderr, "hitmap: %s\n", qPrintable(early_error));
+            return 2;
+        }
+        std::fprintf(stderr, "hitmap: no display (DISPLAY and WAYLAND_DISPLAY are unset); "
+                             "`hitmap --screenshot DIR [DB]` and `hitmap export` need none\n");
+        return 1;
+    }
+
+    QApplication app(argc, argv);
+    name_application();
+    QCommandLineParser parser;
+    describe(parser);
+    if (const QString error = usage_error(parser, QApplication::arguments()); !error.isEmpty()) {
+        std::fprintf(stderr, "hitmap: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help-all")))
+        parser.process(app); // prints the help with Qt's options, and exits
     const QString db = parser.positionalArguments().value(0, QStringLiteral("hitmap.db"));
 
-    if (parser.isSet(screenshot)) {
+    if (screenshot) {
         try {
-            for (const QString& file : hitmap::gui::write_screenshots(db, parser.value(screenshot)))
+            for (const QString& file :
+                 hitmap::gui::write_screenshots(db, parser.value(screenshot_option)))
                 std::printf("wrote %s\n", qPrintable(file));
             return 0;
         } catch (const std::exception& e) {
@@ -51,7 +136,7 @@ int main(int argc, char** argv) {
     }
 
     hitmap::gui::MainWindow window;
-    window.setPlugins(parser.values(plugin));
+    window.setPlugins(parser.values(plugin_option));
     window.show();
     window.openDatabase(db);
     return QApplication::exec();

@@ -1,5 +1,6 @@
 #include "gui/app/screenshots.hpp"
 
+#include "collector/analysis/comparison.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/charts/chart_builder.hpp"
 #include "gui/views/compare_view.hpp"
@@ -9,54 +10,74 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QThread>
 #include <algorithm>
-#include <stdexcept>
+#include <array>
 
 namespace hitmap::gui {
 
 namespace {
 
-// Lets queued results arrive and layouts settle.
+// Lets every read asked for arrive and be shown, and the layouts settle.
 void settle(MainWindow& window) {
-    wait_until_idle(window);
+    if (window.loader()->busy()) {
+        QEventLoop loop;
+        QObject::connect(window.loader(), &DbLoader::idle, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
     for (int i = 0; i < 5; ++i)
         QCoreApplication::processEvents();
 }
 
-// The "before" run of the pictures: the first measured variant with c2c at its highest
-// thread count (contention shows best there).
-const store::RunRecord* pick_run(const std::vector<store::RunRecord>& runs) {
-    const store::RunRecord* best = nullptr;
-    for (const auto& r : runs)
-        if (r.status == store::RunStatus::complete && r.c2c_source == "software" &&
-            (!best || r.variant < best->variant ||
-             (r.variant == best->variant && r.threads > best->threads)))
-            best = &r;
-    return best;
+// Whose cacheline tables picture best: counted on the machine that ran the workload (a
+// replayed trace, PMU samples, perf c2c around the run), then another machine's perf c2c
+// report, then a simulation, then a prediction (a replay of another run's trace).
+std::size_t source_rank(const std::optional<std::string>& c2c) {
+    static constexpr std::array<std::string_view, 6> order{"software", "hardware",  "perf",
+                                                           "perf-c2c", "simulated", "predicted"};
+    return static_cast<std::size_t>(
+        std::find(order.begin(), order.end(), c2c.value_or(std::string())) - order.begin());
+}
+
+// The first workload in name order, as the run browser lists them; the "before" of a series is
+// its variant first in name order; contention shows best at the most threads.
+bool pictures_better(const store::RunRecord& a, const store::RunRecord& b) {
+    if (a.workload != b.workload)
+        return a.workload < b.workload;
+    if (a.variant != b.variant)
+        return a.variant < b.variant;
+    return a.threads.value_or(0) > b.threads.value_or(0);
+}
+
+// The best run of `runs` to picture (source first, then pictures_better), or null.
+const store::RunRecord* best_run(const std::vector<store::RunRecord>& runs) {
+    const auto it = std::min_element(runs.begin(), runs.end(), [](auto& a, auto& b) {
+        const std::size_t ra = source_rank(a.c2c_source), rb = source_rank(b.c2c_source);
+        return ra != rb ? ra < rb : pictures_better(a, b);
+    });
+    return it == runs.end() ? nullptr : &*it;
+}
+
+template <class Keep>
+std::vector<store::RunRecord> complete_runs(const std::vector<store::RunRecord>& runs, Keep keep) {
+    std::vector<store::RunRecord> out;
+    std::copy_if(runs.begin(), runs.end(), std::back_inserter(out),
+                 [&](const auto& r) { return r.status == store::RunStatus::complete && keep(r); });
+    return out;
 }
 
 } // namespace
 
-bool wait_until_idle(MainWindow& window, int timeout_ms) {
-    QElapsedTimer timer;
-    timer.start();
-    while (window.loader()->busy()) {
-        if (timer.elapsed() > timeout_ms)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(2);
-    }
-    QCoreApplication::processEvents();
-    return true;
-}
-
 QStringList write_screenshots(const QString& db_path, const QString& dir) {
+    // The window shows a missing file as an empty database to collect into; here it is an
+    // error. (Anything but a regular file the store refuses, in one line.)
+    if (!QFileInfo::exists(db_path))
+        throw ScreenshotError(db_path.toStdString() + ": no such file");
     if (!QDir().mkpath(dir))
-        throw std::runtime_error("cannot create " + dir.toStdString());
+        throw ScreenshotError("cannot create " + dir.toStdString());
     MainWindow window;
     window.resize(1400, 900);
     window.show();
@@ -66,90 +87,86 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
     window.openDatabase(db_path);
     settle(window);
     if (!failure.isEmpty())
-        throw std::runtime_error(failure.toStdString());
-    const store::RunRecord* run = pick_run(window.runs());
-    if (!run)
-        throw std::runtime_error(db_path.toStdString() + " holds no complete run with c2c data");
+        throw ScreenshotError(failure.toStdString());
+
+    // Cacheline pictures from the best run with cacheline tables, compared with a run of
+    // another variant whose tables come from the same source; lock pictures from the best run
+    // with lock statistics, compared likewise.
+    const auto with_c2c =
+        complete_runs(window.runs(), [](auto& r) { return r.c2c_source.has_value(); });
+    const store::RunRecord* run = best_run(with_c2c);
+    std::optional<qint64> after;
+    if (run)
+        after = analysis::default_partner(
+            complete_runs(with_c2c, [&](auto& r) { return r.c2c_source == run->c2c_source; }),
+            run->id);
+    const std::vector<qint64> lock_ids = read_runs_with_locks(db_path);
+    const auto with_locks = complete_runs(window.runs(), [&](auto& r) {
+        return std::binary_search(lock_ids.begin(), lock_ids.end(), r.id);
+    });
+    const auto lock_it = std::min_element(with_locks.begin(), with_locks.end(), pictures_better);
+    const store::RunRecord* lock_run = lock_it == with_locks.end() ? nullptr : &*lock_it;
+    if (!run && !lock_run)
+        throw ScreenshotError(db_path.toStdString() +
+                              " holds no complete run with cacheline or lock data to picture");
 
     QStringList written;
     const auto save = [&](QWidget* w, const QString& name) {
         const QString path = QDir(dir).filePath(name);
         if (!save_png(w, path))
-            throw std::runtime_error("cannot write " + path.toStdString());
+            throw ScreenshotError("cannot write " + path.toStdString());
         written << path;
     };
-    window.showTab(MainWindow::CachelinesTab);
-    window.runBrowser()->selectRun(run->id);
-    settle(window);
-    save(&window, QStringLiteral("cacheline-table.png"));
+    if (run) {
+        window.showTab(MainWindow::CachelinesTab);
+        window.runBrowser()->selectRun(run->id);
+        settle(window);
+        save(&window, QStringLiteral("cacheline-table.png"));
 
-    // The detail alone, at the window's width, so the strip's field names are large.
-    LineDetailView* detail = window.lineDetail();
-    QWidget* parent = detail->parentWidget();
-    const int index = parent ? static_cast<QSplitter*>(parent)->indexOf(detail) : -1;
-    detail->setParent(nullptr);
-    detail->resize(1400, 520);
-    detail->show();
-    QCoreApplication::processEvents();
-    save(detail, QStringLiteral("line-detail.png"));
-    if (auto* split = qobject_cast<QSplitter*>(parent))
-        split->insertWidget(index, detail);
+        // The detail alone, at the window's width, so the strip's field names are large.
+        LineDetailView* detail = window.lineDetail();
+        QWidget* parent = detail->parentWidget();
+        const int index = parent ? static_cast<QSplitter*>(parent)->indexOf(detail) : -1;
+        detail->setParent(nullptr);
+        detail->resize(1400, 520);
+        detail->show();
+        QCoreApplication::processEvents();
+        save(detail, QStringLiteral("line-detail.png"));
+        if (auto* split = qobject_cast<QSplitter*>(parent))
+            split->insertWidget(index, detail);
 
-    window.showTab(MainWindow::CompareTab);
-    settle(window);
-    // The picture the project exists for: v6.0 against the release with the whole series.
-    for (const auto& r : window.runs())
-        if (r.variant == "v6.1" && r.threads == run->threads && r.workload == run->workload &&
-            r.c2c_source == "software" && r.status == store::RunStatus::complete)
-            window.compare()->setPair(run->id, r.id);
-    settle(window);
-    save(&window, QStringLiteral("compare.png"));
-    window.showTab(MainWindow::ScalingTab);
-    settle(window);
-    save(&window, QStringLiteral("scaling.png"));
-
-    // Shakeel Butt's patch 2 itself: struct page_counter of v6.0 with the v6.0 run's counters,
-    // beside v6.1's with the v6.1 run's, on one scale: the limits off the usage line.
-    window.showTab(MainWindow::LayoutTab);
-    settle(window);
-    LayoutView* layouts = window.layouts();
-    layouts->chooseStruct(QStringLiteral("page_counter"));
-    layouts->chooseLayout(LayoutView::A, LayoutView::Source::built_in, QStringLiteral("v6.0"));
-    layouts->chooseHeat(LayoutView::A, run->id);
-    for (const auto& r : window.runs())
-        if (r.variant == "v6.1" && r.threads == run->threads && r.workload == run->workload &&
-            r.c2c_source == "software" && r.status == store::RunStatus::complete) {
-            layouts->chooseLayout(LayoutView::B, LayoutView::Source::built_in,
-                                  QStringLiteral("v6.1"));
-            layouts->chooseHeat(LayoutView::B, r.id);
+        if (after) {
+            window.showTab(MainWindow::CompareTab);
+            window.compare()->setPair(run->id, *after);
+            settle(window);
+            save(&window, QStringLiteral("compare.png"));
         }
-    settle(window);
-    save(&window, QStringLiteral("layout.png"));
+        window.showTab(MainWindow::ScalingTab);
+        settle(window);
+        save(&window, QStringLiteral("scaling.png"));
 
-    // Seed 003: the 2009 res_counter lock, one charge per page against Kamezawa's precharge.
-    const auto variant_run = [&](const char* variant) -> const store::RunRecord* {
-        const store::RunRecord* best = nullptr;
-        for (const auto& r : window.runs())
-            if (r.workload == "res-counter-charge" && r.variant == variant &&
-                r.status == store::RunStatus::complete && (!best || r.threads > best->threads))
-                best = &r;
-        return best;
-    };
-    const store::RunRecord* per_page = variant_run("per-page");
-    const store::RunRecord* precharge = variant_run("precharge");
-    if (per_page) {
+        // The selected run's hottest struct as the run recorded it, with its heat, beside the
+        // partner's layout of it with the partner's heat, on one scale.
+        window.showTab(MainWindow::LayoutTab);
+        settle(window);
+        if (after)
+            window.layouts()->chooseRun(LayoutView::B, *after);
+        settle(window);
+        save(&window, QStringLiteral("layout.png"));
+    }
+    if (lock_run) {
         window.showTab(MainWindow::LocksTab);
-        window.runBrowser()->selectRun(per_page->id);
+        window.runBrowser()->selectRun(lock_run->id);
         settle(window);
         save(&window, QStringLiteral("locks.png"));
-    }
-    if (per_page && precharge) {
-        window.showTab(MainWindow::CompareTab);
-        window.compare()->setPair(per_page->id, precharge->id);
-        settle(window);
-        window.compare()->sections()->setCurrentIndex(1);
-        QCoreApplication::processEvents();
-        save(&window, QStringLiteral("locks-compare.png"));
+        if (const auto lock_after = analysis::default_partner(with_locks, lock_run->id)) {
+            window.showTab(MainWindow::CompareTab);
+            window.compare()->setPair(lock_run->id, *lock_after);
+            settle(window);
+            window.compare()->sections()->setCurrentIndex(1);
+            QCoreApplication::processEvents();
+            save(&window, QStringLiteral("locks-compare.png"));
+        }
     }
     return written;
 }

@@ -3,17 +3,23 @@
 // for `make run` on headless machines and for the README.
 #include <QString>
 #include <QStringList>
+#include <stdexcept>
 
 namespace hitmap::gui {
 
-class MainWindow;
+// Why no pictures could be taken, in one line: no such file, a file the app cannot open (the
+// store's reason: not SQLite, not a regular file, a newer schema), nothing to picture, a
+// picture that cannot be written.
+class ScreenshotError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
-// Waits (running the event loop) until the window's loader is idle, at most `timeout_ms`.
-bool wait_until_idle(MainWindow& window, int timeout_ms = 30000);
-
-// Writes cacheline-table.png, line-detail.png, compare.png, scaling.png and layout.png (and
-// locks.png, locks-compare.png for res_counter runs) into `dir` and returns the files written;
-// throws std::runtime_error with a one-line reason.
+// Pictures what the database holds, whatever made its runs (traced, sampled, simulated,
+// imported): cacheline-table.png, line-detail.png, compare.png, scaling.png and layout.png of
+// its best run with cacheline tables, compared with a run of another variant whose tables have
+// the same source; locks.png and locks-compare.png of its best run with lock statistics.
+// Returns the files written into `dir`; throws ScreenshotError.
 QStringList write_screenshots(const QString& db_path, const QString& dir);
 
 } // namespace hitmap::gui

@@ -1,5 +1,7 @@
 #include "gui/charts/chart_builder.hpp"
 
+#include "gui/models/shown_text.hpp"
+
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -22,9 +24,11 @@ namespace hitmap::gui {
 
 namespace {
 
+// Every text a chart draws is bounded (shown_text.hpp): Qt Charts lays legends, axis labels
+// and titles out at their whole length, and the charts have no tooltips to hold the rest.
 QChart* new_chart(const QString& title) {
     auto* chart = new QChart;
-    chart->setTitle(title);
+    chart->setTitle(shown_text(title, kSentenceChars));
     // Animations would make grabs and exports catch half-drawn bars.
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -40,7 +44,7 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     double top = 0;
     double bottom = 0; // smallest positive value, for the log scale
     for (const BarSet& s : sets) {
-        auto* set = new QBarSet(s.label);
+        auto* set = new QBarSet(shown_text(s.label));
         set->append(s.values);
         for (double v : s.values) {
             top = std::max(top, v);
@@ -51,7 +55,13 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     }
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
-    x->append(categories);
+    for (const QString& c : categories) {
+        // Categories are unique to the axis: two long names that elide alike stay two.
+        QString shown = shown_text(c);
+        for (int n = 2; x->categories().contains(shown); ++n)
+            shown = QStringLiteral("%1 (%2)").arg(shown_text(c)).arg(n);
+        x->append(shown);
+    }
     x->setLabelsAngle(-40);      // field names stay whole when there are a dozen of them
     x->setTruncateLabels(false); // "memory...." names nothing; the plot gives way instead
     QAbstractAxis* y = nullptr;
@@ -86,8 +96,9 @@ QChart* field_chart(const QString& object, const QString& before, const QString&
         b.values << f.before;
         a.values << f.after;
     }
-    return bar_chart(QObject::tr("HITM per field of %1 (per 1k traced ops)").arg(object),
-                     categories, {b, a}, QObject::tr("HITM / 1k op"));
+    return bar_chart(
+        QObject::tr("HITM per field of %1 (per 1k traced ops)").arg(shown_text(object)), categories,
+        {b, a}, QObject::tr("HITM / 1k op"));
 }
 
 QChart* lock_chart(const QString& before, const QString& after,
@@ -110,9 +121,9 @@ QChart* wait_chart(const QString& lock_class, const std::vector<analysis::Histog
         labels << QString::fromStdString(b.label);
         counts << b.count;
     }
-    QChart* chart =
-        bar_chart(QObject::tr("Wait times of %1 (log2 buckets, lower bound)").arg(lock_class),
-                  labels, {BarSet{QObject::tr("waits"), counts}}, QObject::tr("waits"));
+    QChart* chart = bar_chart(
+        QObject::tr("Wait times of %1 (log2 buckets, lower bound)").arg(shown_text(lock_class)),
+        labels, {BarSet{QObject::tr("waits"), counts}}, QObject::tr("waits"));
     // A bucket per power of two: upright labels would be elided to "…".
     for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
         axis->setLabelsAngle(-90);
@@ -132,7 +143,7 @@ QChart* scaling_chart(const QString& title, const std::vector<analysis::ScalingS
     double top = 0;
     std::map<std::string, QColor> variant_colour;
     for (const analysis::ScalingSeries& s : series) {
-        const QString name = QString::fromStdString(s.name);
+        const QString name = shown_text(s.name);
         auto* median = new QLineSeries;
         median->setName(name);
         auto* low = new QLineSeries;

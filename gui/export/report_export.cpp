@@ -5,6 +5,7 @@
 #include "collector/report/report_tables.hpp"
 #include "collector/store/database.hpp"
 #include "gui/charts/chart_builder.hpp"
+#include "gui/models/shown_text.hpp"
 #include "gui/views/strip_grid.hpp"
 
 #include <QBuffer>
@@ -15,6 +16,8 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QUrl>
 #include <fmt/format.h>
@@ -30,8 +33,9 @@ constexpr int kPdfWidth = 680;      // a picture in it
 constexpr qreal kPdfPixelRatio = 2; // images sharp in print
 constexpr const char* kGenerator = "hitmap (the app's report export)";
 
+// Bounded, as in the app: the report's tables have the label whole.
 QString label(const analysis::Report& r, std::size_t run) {
-    return QString::fromStdString(report::run_label(r.runs[run].detail.run));
+    return shown_text(report::run_label(r.runs[run].detail.run));
 }
 
 // The app's pictures of a report. With a document (PDF), each picture becomes an image the
@@ -72,7 +76,7 @@ public:
             return {};
         return chart(scaling_chart(
             QObject::tr("%1: throughput vs threads (median, band = min..max over repeats)")
-                .arg(QString::fromStdString(w.workload)),
+                .arg(shown_text(w.workload)),
             w.series));
     }
 
@@ -128,10 +132,30 @@ private:
     int pictures_ = 0;
 };
 
+// Paper cannot wrap a megabyte, and Qt's line breaking is quadratic in the length of a word it
+// cannot break (QTextLine::layout_helper rescans it for every line): a 20 KB variant took 2.8 s
+// to typeset, 1 MB did not finish in 5 minutes. Runs of text longer than a sentence are elided
+// in the middle, as the app shows them; the HTML keeps them whole.
+void elide_long_text(QTextDocument& document) {
+    std::vector<QTextFragment> long_runs;
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            if (it.fragment().length() > kSentenceChars)
+                long_runs.push_back(it.fragment());
+    // Last first: an edit moves the positions after it.
+    for (auto it = long_runs.rbegin(); it != long_runs.rend(); ++it) {
+        QTextCursor cursor(&document);
+        cursor.setPosition(it->position());
+        cursor.setPosition(it->position() + it->length(), QTextCursor::KeepAnchor);
+        cursor.insertText(shown_text(it->text(), kSentenceChars), it->charFormat());
+    }
+}
+
 std::string pdf_bytes(const analysis::Report& report) {
     QTextDocument document;
     ChartPictures pictures(&document);
     document.setHtml(QString::fromStdString(report::report_html(report, pictures, kGenerator)));
+    elide_long_text(document);
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     {

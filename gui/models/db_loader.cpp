@@ -2,6 +2,7 @@
 
 #include "collector/btf/layout_source.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/lock_tables.hpp"
 
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrent>
@@ -48,6 +49,18 @@ analysis::LayoutCatalog read_layout_catalog(const QString& path) {
     return analysis::read_layout_catalog(db);
 }
 
+std::vector<qint64> read_runs_with_locks(const QString& path) {
+    auto db = open_read_only(path);
+    std::vector<qint64> ids;
+    for (const store::RunRecord& r : db.runs({.status = store::RunStatus::complete}))
+        for (const store::LockData& table : store::read_lock_tables(db, r.id))
+            if (!table.report.classes.empty()) {
+                ids.push_back(r.id);
+                break;
+            }
+    return ids;
+}
+
 // The one job helper: `read` runs on the pool and its value (or error text) comes back on
 // this object's thread, where an answer to a superseded request (`generation` moved on) is
 // dropped and the others go to `done` or `failed`.
@@ -65,13 +78,15 @@ void DbLoader::request(unsigned& generation, Read read, Done done, Failed failed
     })
         .then(this, [this, gen, &generation, done = std::move(done),
                      failed = std::move(failed)](std::variant<Value, QString> result) {
-            --pending_;
-            if (gen != generation)
-                return;
-            if (auto* value = std::get_if<Value>(&result))
-                done(std::move(*value));
-            else
-                failed(std::get<QString>(result));
+            if (gen == generation) {
+                if (auto* value = std::get_if<Value>(&result))
+                    done(std::move(*value));
+                else
+                    failed(std::get<QString>(result));
+            }
+            // After `done`, which may ask for more (a run list selects a run).
+            if (--pending_ == 0)
+                emit idle();
         });
 }
 

@@ -57,6 +57,8 @@ signals:
     // engine needs missing), in one line.
     void kernelLayoutFailed(const QString& struct_name, const QString& reason);
     void loadFailed(const QString& reason);
+    // Every request made so far is answered (and its answer shown): busy() turned false.
+    void idle();
 
 private:
     template <typename Read, typename Done, typename Failed>
@@ -75,5 +77,7 @@ RunDetail read_run_detail(const QString& path, qint64 run_id);
 CompareData read_compare(const QString& path, qint64 before, qint64 after);
 analysis::Report read_report(const QString& path, const analysis::ReportRequest& request);
 analysis::LayoutCatalog read_layout_catalog(const QString& path);
+// The complete runs that hold lock statistics (a lock_stat table with classes), ascending.
+std::vector<qint64> read_runs_with_locks(const QString& path);
 
 } // namespace hitmap::gui

@@ -1,5 +1,6 @@
 #include "gui/models/run_quality.hpp"
 
+#include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
 
 #include <QStringList>
@@ -31,23 +32,30 @@ QString source_sentence(const store::RunRecord& run) {
 } // namespace
 
 QString run_tooltip(const store::RunRecord& run) {
-    QStringList lines{source_sentence(run)};
+    // The names whole, where labels show them elided.
+    QStringList lines{
+        QStringLiteral("%1 %2")
+            .arg(shown_text(run.workload, kTooltipChars), shown_text(run.variant, kTooltipChars))
+            .toHtmlEscaped(),
+        source_sentence(run).toHtmlEscaped()};
     if (run.c2c_reason)
-        lines << QObject::tr("cachelines: %1").arg(QString::fromStdString(*run.c2c_reason));
+        lines << QObject::tr("cachelines: %1")
+                     .arg(shown_text(*run.c2c_reason, kTooltipChars).toHtmlEscaped());
     if (run.note)
-        lines << QString::fromStdString(*run.note);
-    return lines.join(QLatin1Char('\n'));
+        lines << shown_text(*run.note, kTooltipChars).toHtmlEscaped();
+    // Rich text, so that a long note wraps.
+    return QStringLiteral("<p>%1</p>").arg(lines.join(QStringLiteral("<br>")));
 }
 
 QString run_header(const store::RunRecord& run, const std::optional<store::C2cData>& c2c) {
-    QString head = QObject::tr("<b>Run %1</b>: %2 %3, %4 threads, %5 s — %6")
-                       .arg(run.id)
-                       .arg(QString::fromStdString(run.workload).toHtmlEscaped(),
-                            QString::fromStdString(run.variant).toHtmlEscaped())
-                       .arg(text_or_unknown(run.threads, [](int t) { return QString::number(t); }))
-                       .arg(text_or_unknown(run.duration_s,
-                                            [](double s) { return QString::number(s, 'g', 3); }))
-                       .arg(source_sentence(run).toHtmlEscaped());
+    QString head =
+        QObject::tr("<b>Run %1</b>: %2 %3, %4 threads, %5 s — %6")
+            .arg(run.id)
+            .arg(shown_text(run.workload).toHtmlEscaped(), shown_text(run.variant).toHtmlEscaped())
+            .arg(text_or_unknown(run.threads, [](int t) { return QString::number(t); }))
+            .arg(text_or_unknown(run.duration_s,
+                                 [](double s) { return QString::number(s, 'g', 3); }))
+            .arg(source_sentence(run).toHtmlEscaped());
     if (c2c) {
         const auto count = [](std::optional<std::uint64_t> n) {
             return text_or_unknown(n, [](std::uint64_t v) { return QString::number(v); });
@@ -61,14 +69,14 @@ QString run_header(const store::RunRecord& run, const std::optional<store::C2cDa
                 .arg(text_or_unknown(run.ops, [](std::int64_t n) { return QString::number(n); }))
                 .arg(count(c2c->dropped_records()))
                 .arg(count(c2c->cpu_migrations()))
-                .arg(QString::fromStdString(c2c->trace.clock));
+                .arg(shown_text(c2c->trace.clock).toHtmlEscaped());
     } else if (run.c2c_reason) {
         head += QObject::tr("<br>no cacheline data: %1")
-                    .arg(QString::fromStdString(*run.c2c_reason).toHtmlEscaped());
+                    .arg(shown_text(*run.c2c_reason, kSentenceChars).toHtmlEscaped());
     }
     if (run.note)
-        head +=
-            QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(*run.note).toHtmlEscaped());
+        head += QStringLiteral("<br><i>%1</i>")
+                    .arg(shown_text(*run.note, kSentenceChars).toHtmlEscaped());
     return head;
 }
 

@@ -1,6 +1,7 @@
 #include "gui/models/run_tree_model.hpp"
 
 #include "gui/models/run_quality.hpp"
+#include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
 
 #include <QBrush>
@@ -96,8 +97,16 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Node& n = node(index);
-    if (n.run < 0)
-        return (role == Qt::DisplayRole && index.column() == Name) ? QVariant(n.label) : QVariant();
+    if (n.run < 0) {
+        if (index.column() != Name)
+            return {};
+        // A workload or variant: shown bounded, whole on hover.
+        if (role == Qt::DisplayRole)
+            return shown_text(n.label);
+        if (role == Qt::ToolTipRole)
+            return elided_tooltip(n.label);
+        return {};
+    }
     const store::RunRecord& r = runs_[static_cast<std::size_t>(n.run)];
     const bool incomplete = r.status != store::RunStatus::complete;
     switch (role) {

@@ -1,5 +1,7 @@
 #include "gui/models/table_model.hpp"
 
+#include "gui/models/shown_text.hpp"
+
 namespace hitmap::gui {
 
 void TableModel::reset(int rows, std::vector<ErasedColumn> columns) {
@@ -36,6 +38,16 @@ QVariant TableModel::data(const QModelIndex& index, int role) const {
         const bool number = raw.typeId() != QMetaType::QString;
         return QVariant::fromValue(
             Qt::Alignment((number ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
+    }
+    // Names are anyone's, of any length: a cell shows them bounded, the tooltip whole.
+    if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+        const QVariant text = c.data(index.row(), Qt::DisplayRole);
+        if (text.typeId() == QMetaType::QString && text.toString().size() > kNameChars) {
+            if (role == Qt::DisplayRole)
+                return shown_text(text.toString());
+            const QVariant own = c.data(index.row(), Qt::ToolTipRole);
+            return own.isValid() ? own : QVariant(tooltip_text(text.toString()));
+        }
     }
     return c.data(index.row(), role);
 }

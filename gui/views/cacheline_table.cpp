@@ -14,6 +14,7 @@ CachelineTable::CachelineTable(QWidget* parent)
     , header_(new QLabel(this))
     , table_(new DataTable(tr("Filter by object or field name…"), this)) {
     header_->setTextFormat(Qt::RichText);
+    header_->setWordWrap(true); // a note of a few hundred characters must not widen the window
     connect(table_, &DataTable::currentSourceRowChanged, this, [this](int row) {
         if (row >= 0 && row < static_cast<int>(rows_.size()))
             emit lineSelected(rows_[static_cast<std::size_t>(row)].key);

@@ -4,8 +4,10 @@
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
+#include "gui/models/shown_text.hpp"
 #include "gui/models/table_model.hpp"
 #include "gui/models/unknown_text.hpp"
+#include "gui/views/picker_item.hpp"
 #include "gui/views/strip_grid.hpp"
 #include "gui/views/table_view.hpp"
 
@@ -14,6 +16,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
@@ -24,6 +27,7 @@ namespace hitmap::gui {
 
 namespace {
 
+// "run 3: v6.0 ×2 (traced)", whole: the pickers and the pictures bound it.
 QString run_label(const store::RunRecord& r) {
     return QStringLiteral("run %1: %2 ×%3%4")
         .arg(r.id)
@@ -89,9 +93,14 @@ CompareView::CompareView(QWidget* parent)
     pick->addWidget(before_, 1);
     pick->addWidget(new QLabel(tr("After:"), this));
     pick->addWidget(after_, 1);
-    for (QComboBox* c : {before_, after_})
+    for (QComboBox* c : {before_, after_}) {
+        // Sized by the layout, not by the longest run label.
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(20);
         connect(c, &QComboBox::currentIndexChanged, this, &CompareView::requestCurrent);
+    }
     summary_->setTextFormat(Qt::RichText);
+    summary_->setWordWrap(true); // an object's name must not widen the window
     prediction_summary_->setWordWrap(true);
 
     auto* prediction_box = new QWidget(this);
@@ -107,11 +116,17 @@ CompareView::CompareView(QWidget* parent)
     bottom->setStretchFactor(1, 2);
     bottom->setSizes({600, 400}); // the table's size hint would otherwise squeeze the chart
 
-    auto* cachelines = new QWidget(this);
-    auto* cacheline_layout = new QVBoxLayout(cachelines);
-    cacheline_layout->setContentsMargins(0, 0, 0, 0);
-    cacheline_layout->addWidget(strips_);
-    cacheline_layout->addWidget(bottom, 1);
+    // The strips scroll: a struct touched on 19 lines is 19 strips of 96 pixels, which made
+    // the window taller than a laptop's screen.
+    auto* strips_scroll = new QScrollArea(this);
+    strips_scroll->setWidgetResizable(true);
+    strips_scroll->setFrameShape(QFrame::NoFrame);
+    strips_scroll->setWidget(strips_);
+    auto* cachelines = new QSplitter(Qt::Vertical, this);
+    cachelines->addWidget(strips_scroll);
+    cachelines->addWidget(bottom);
+    cachelines->setStretchFactor(1, 1);
+    cachelines->setSizes({260, 500});
     auto* locks = new QSplitter(Qt::Horizontal, this);
     locks->addWidget(lock_classes_);
     locks->addWidget(lock_chart_);
@@ -148,8 +163,8 @@ void CompareView::setRuns(const std::vector<store::RunRecord>& runs) {
     for (const auto& r : runs) {
         if (r.status != store::RunStatus::complete)
             continue;
-        before_->addItem(run_label(r), QVariant::fromValue<qint64>(r.id));
-        after_->addItem(run_label(r), QVariant::fromValue<qint64>(r.id));
+        for (QComboBox* c : {before_, after_})
+            add_picker_item(c, run_label(r), QVariant::fromValue<qint64>(r.id));
     }
     before_->setCurrentIndex(std::max(0, before_->findData(keep_before)));
     after_->setCurrentIndex(std::max(0, after_->findData(keep_after)));
@@ -199,10 +214,11 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
         return;
     }
     summary_->setText(summary +
-                      tr(" — object <b>%1</b>").arg(QString::fromStdString(object->name)));
+                      tr(" — object <b>%1</b>").arg(shown_text(object->name).toHtmlEscaped()));
 
-    strips_->setRuns(*before, tr("<b>Before</b>: %1").arg(run_label(b)), *after,
-                     tr("<b>After</b>: %1").arg(run_label(a)), object->name);
+    strips_->setRuns(*before, tr("<b>Before</b>: %1").arg(shown_text(run_label(b)).toHtmlEscaped()),
+                     *after, tr("<b>After</b>: %1").arg(shown_text(run_label(a)).toHtmlEscaped()),
+                     object->name);
 
     // Bars: fields with any HITM on either side, the hottest first, capped to stay legible.
     QChart* old = chart_view_->chart();

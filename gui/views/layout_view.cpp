@@ -5,7 +5,9 @@
 #include "collector/report/report_tables.hpp"
 #include "engine/layout/layout_registry.hpp"
 #include "gui/models/layout_rows.hpp"
+#include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
+#include "gui/views/picker_item.hpp"
 #include "gui/views/strip_widget.hpp"
 
 #include <QComboBox>
@@ -33,7 +35,7 @@ QString names_or_none(const std::vector<std::string>& names, std::size_t shown =
         return QObject::tr("none");
     QStringList out;
     for (std::size_t i = 0; i < std::min(shown, names.size()); ++i)
-        out << QString::fromStdString(names[i]).toHtmlEscaped();
+        out << shown_text(names[i]).toHtmlEscaped();
     if (names.size() > shown)
         out << QObject::tr("and %1 more").arg(names.size() - shown);
     return out.join(QStringLiteral(", "));
@@ -144,7 +146,7 @@ void LayoutView::setKernelLayoutError(const QString& struct_name, const QString&
 }
 
 QString LayoutView::structName() const {
-    return struct_->currentText();
+    return struct_->currentData().toString();
 }
 
 QString LayoutView::header(Side side) const {
@@ -156,7 +158,7 @@ QString LayoutView::diffSummary() const {
 }
 
 bool LayoutView::chooseStruct(const QString& name) {
-    const int index = struct_->findText(name);
+    const int index = struct_->findData(name);
     if (index < 0)
         return false;
     chosen_ = true;
@@ -190,6 +192,27 @@ bool LayoutView::chooseHeat(Side side, std::optional<qint64> run) {
     return true;
 }
 
+bool LayoutView::chooseRun(Side side, qint64 run) {
+    QComboBox* c = sides_[side].layout;
+    const engine::Layout* other = layoutOf(side == A ? B : A);
+    for (int i = 0; i < c->count(); ++i) {
+        if (c->itemData(i, kSourceRole).toInt() != static_cast<int>(Source::stored))
+            continue;
+        const analysis::StoredLayout& stored =
+            catalog_->layouts.at(c->itemData(i, kIndexRole).toUInt());
+        // Imports name every line's type "perf-c2c line": one struct in the picker, but not
+        // one type, so two of them cannot be compared field by field.
+        if (other && other->type != stored.layout.type)
+            continue;
+        if (std::binary_search(stored.runs.begin(), stored.runs.end(), run)) {
+            chosen_ = true;
+            c->setCurrentIndex(i);
+            return chooseHeat(side, run);
+        }
+    }
+    return false;
+}
+
 void LayoutView::fillStructs() {
     std::set<QString> names;
     for (const engine::Layout* l : engine::known_layouts())
@@ -197,11 +220,11 @@ void LayoutView::fillStructs() {
     if (catalog_)
         for (const analysis::StoredLayout& s : catalog_->layouts)
             names.insert(QString::fromStdString(s.layout.type->name));
-    const QString keep = struct_->currentText();
+    const QString keep = structName();
     struct_->clear();
     for (const QString& n : names)
-        struct_->addItem(n);
-    struct_->setCurrentIndex(std::max(0, struct_->findText(keep)));
+        add_picker_item(struct_, n, n); // the name whole as the data: a plugin's may be long
+    struct_->setCurrentIndex(std::max(0, struct_->findData(keep)));
 }
 
 // The sources of the current struct, keeping each picker's choice where it is still offered.
@@ -214,9 +237,10 @@ void LayoutView::fillPickers() {
         const QVariant keep_heat = heat->currentData();
         layout->clear();
         heat->clear();
+        // The pickers are narrow beside each other: the whole label on hover.
         const auto add = [layout](const QString& text, Source source, int index,
                                   const std::string& version) {
-            layout->addItem(text);
+            add_picker_item(layout, text);
             const int i = layout->count() - 1;
             layout->setItemData(i, static_cast<int>(source), kSourceRole);
             layout->setItemData(i, index, kIndexRole);
@@ -243,16 +267,12 @@ void LayoutView::fillPickers() {
             add(tr("running kernel (BTF)"), Source::kernel, -1, {});
         layout->setCurrentIndex(std::max(0, layout->findText(keep_layout)));
 
-        heat->addItem(tr("no run (uncoloured)"));
+        add_picker_item(heat, tr("no run (uncoloured)"));
         if (catalog_)
             for (const analysis::StructHeat& h : catalog_->heats)
                 if (h.type->name == name)
-                    heat->addItem(QString::fromStdString(report::run_label(h.run)),
-                                  QVariant::fromValue<qint64>(h.run.id));
-        // The pickers are narrow beside each other: the whole label on hover.
-        for (QComboBox* c : {layout, heat})
-            for (int i = 0; i < c->count(); ++i)
-                c->setItemData(i, c->itemText(i), Qt::ToolTipRole);
+                    add_picker_item(heat, QString::fromStdString(report::run_label(h.run)),
+                                    QVariant::fromValue<qint64>(h.run.id));
         heat->setCurrentIndex(std::max(0, heat->findData(keep_heat)));
     }
 }
@@ -261,7 +281,7 @@ void LayoutView::applyDefault() {
     const engine::ObjectInfo* hottest =
         run_ && run_->c2c ? analysis::hottest_object(*run_->c2c) : nullptr;
     if (!catalog_ || !hottest || !hottest->layout.type) {
-        struct_->setCurrentIndex(std::max(0, struct_->findText(QStringLiteral("page_counter"))));
+        struct_->setCurrentIndex(std::max(0, struct_->findData(QStringLiteral("page_counter"))));
         fillPickers();
         sides_[A].layout->setCurrentIndex(
             std::max(0, sides_[A].layout->findData(QStringLiteral("v6.0"), kVersionRole)));
@@ -272,7 +292,7 @@ void LayoutView::applyDefault() {
         return;
     }
     struct_->setCurrentIndex(
-        std::max(0, struct_->findText(QString::fromStdString(hottest->layout.type->name))));
+        std::max(0, struct_->findData(QString::fromStdString(hottest->layout.type->name))));
     fillPickers();
     QComboBox* layout = sides_[A].layout;
     for (int i = 0; i < layout->count(); ++i)
@@ -325,22 +345,27 @@ QString LayoutView::headerText(Side side, const analysis::LayoutMap* map) const 
     if (source == Source::none)
         return tr("Choose a second layout to compare line by line.");
     if (!map) {
+        // A stored or built-in layout goes undrawn only when the pair cannot be compared: the
+        // line below the pickers says why.
+        if (source != Source::kernel)
+            return tr("Not drawn.");
         const auto error = kernel_errors_.find(structName());
-        return source == Source::kernel && error != kernel_errors_.end()
+        return error != kernel_errors_.end()
                    ? tr("<b>Running kernel</b>: <span style='color:#c62828'>%1</span>")
-                         .arg(error->second.toHtmlEscaped())
+                         .arg(shown_text(error->second, kSentenceChars).toHtmlEscaped())
                    : tr("Reading the running kernel's BTF…");
     }
     // A run stored before schema 10 kept no origin with its layouts.
-    QString origin = map->origin.empty() ? tr("origin not stored")
-                                         : QString::fromStdString(map->origin).toHtmlEscaped();
+    QString origin =
+        map->origin.empty() ? tr("origin not stored") : shown_text(map->origin).toHtmlEscaped();
     if (source == Source::stored)
         origin = tr("stored with run %1 (%2)")
-                     .arg(run_list(catalog_->layouts.at(c->currentData(kIndexRole).toUInt()).runs),
+                     .arg(shown_text(run_list(
+                              catalog_->layouts.at(c->currentData(kIndexRole).toUInt()).runs)),
                           origin);
     QString text = tr("<b>struct %1</b> %2: %3 bytes, %4 lines (%5 with modelled fields), %6")
-                       .arg(QString::fromStdString(map->struct_name),
-                            QString::fromStdString(map->version).toHtmlEscaped())
+                       .arg(shown_text(map->struct_name).toHtmlEscaped(),
+                            shown_text(map->version).toHtmlEscaped())
                        .arg(map->size)
                        .arg(map->lines.size())
                        .arg(map->lines_with_fields())
@@ -353,9 +378,9 @@ QString LayoutView::headerText(Side side, const analysis::LayoutMap* map) const 
                      "%5 object(s)")
                       .arg(map->heat->run)
                       .arg(heat->instances)
-                      .arg(QString::fromStdString(map->struct_name))
+                      .arg(shown_text(map->struct_name).toHtmlEscaped())
                       .arg(heat->objects)
-                      .arg(QString::fromStdString(heat->container->name))
+                      .arg(shown_text(heat->container->name).toHtmlEscaped())
                 : tr("<br>Heat: transfers of run %1, summed over its %n object(s) of the struct",
                      nullptr, static_cast<int>(heat->objects))
                       .arg(map->heat->run);
@@ -363,12 +388,12 @@ QString LayoutView::headerText(Side side, const analysis::LayoutMap* map) const 
     // (software), a simulation, PMU samples (hardware, perf), an import or a prediction.
     text +=
         tr("; cachelines: %1").arg(text_or_unknown(heat->run.c2c_source, [](const std::string& c) {
-            return QString::fromStdString(c).toHtmlEscaped();
+            return shown_text(c).toHtmlEscaped();
         }));
     if (!map->heat->same_layout) {
         QStringList recorded;
         for (const std::string& v : map->heat->recorded)
-            recorded << QString::fromStdString(v).toHtmlEscaped();
+            recorded << shown_text(v).toHtmlEscaped();
         text += tr("; <span style='color:#c62828'>recorded under another layout (%1)</span>: "
                    "transfers depend on what shares a line, so these are that layout's")
                     .arg(recorded.join(QStringLiteral(", ")));
@@ -410,8 +435,8 @@ void LayoutView::refresh() {
                        .arg(names_or_none(pair.moved));
             for (const btf::HotLine& h : pair.hot)
                 diff += tr("<br>Moved off %1's line: %2; moved onto it: %3.")
-                            .arg(QString::fromStdString(h.field).toHtmlEscaped(),
-                                 names_or_none(h.left), names_or_none(h.joined));
+                            .arg(shown_text(h.field).toHtmlEscaped(), names_or_none(h.left),
+                                 names_or_none(h.joined));
             a = std::move(pair.a);
             b = std::move(pair.b);
         } else if (la) {
@@ -420,7 +445,7 @@ void LayoutView::refresh() {
         }
     } catch (const std::exception& e) {
         diff = QStringLiteral("<span style='color:#c62828'>%1</span>")
-                   .arg(QString::fromUtf8(e.what()).toHtmlEscaped());
+                   .arg(shown_text(QString::fromUtf8(e.what()), kSentenceChars).toHtmlEscaped());
         a.reset();
         b.reset();
     }

@@ -48,6 +48,9 @@ public:
     bool chooseLayout(Side side, Source source, const QString& version = {});
     // nullopt: no run, the boxes uncoloured.
     bool chooseHeat(Side side, std::optional<qint64> run);
+    // The struct's layout as `run` recorded it, coloured by that run; false when the run holds
+    // no object of the struct (of the other side's type, when that side shows a layout).
+    bool chooseRun(Side side, qint64 run);
 
     QString structName() const;
     const std::vector<StripWidget*>& strips(Side side) const { return strips_[side]; }

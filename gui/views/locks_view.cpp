@@ -3,6 +3,8 @@
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
+#include "gui/models/run_quality.hpp"
+#include "gui/models/shown_text.hpp"
 #include "gui/views/table_view.hpp"
 
 #include <QAbstractAxis>
@@ -42,9 +44,11 @@ LocksView::LocksView(QWidget* parent)
 void LocksView::setRun(std::shared_ptr<const RunDetail> detail) {
     run_ = std::move(detail);
     const store::RunRecord& r = run_->run;
-    QString head = tr("<b>Run %1</b>: %2 %3 — ")
-                       .arg(r.id)
-                       .arg(QString::fromStdString(r.workload), QString::fromStdString(r.variant));
+    QString head =
+        tr("<b>Run %1</b>: %2 %3 — ")
+            .arg(r.id)
+            .arg(shown_text(r.workload).toHtmlEscaped(), shown_text(r.variant).toHtmlEscaped());
+    header_->setToolTip(run_tooltip(r));
     rows_ = lock_rows(run_->locks);
     if (rows_.empty())
         head += tr("no lock statistics (the workload takes no instrumented lock)");
@@ -52,8 +56,9 @@ void LocksView::setRun(std::shared_ptr<const RunDetail> detail) {
         head += tr("%n lock class row(s), sorted by contentions as /proc/lock_stat", nullptr,
                    static_cast<int>(rows_.size()));
     if (run_->kernel_locks_unavailable)
-        head += tr("<br>Kernel lock waits: <i>%1</i>")
-                    .arg(QString::fromStdString(*run_->kernel_locks_unavailable).toHtmlEscaped());
+        head +=
+            tr("<br>Kernel lock waits: <i>%1</i>")
+                .arg(shown_text(*run_->kernel_locks_unavailable, kSentenceChars).toHtmlEscaped());
     header_->setText(head);
     classes_->model()->setRows(rows_, lock_columns());
     classes_->fitColumns();

@@ -1,6 +1,7 @@
 #include "gui/views/scaling_view.hpp"
 
 #include "gui/charts/chart_builder.hpp"
+#include "gui/views/picker_item.hpp"
 
 #include <QChart>
 #include <QChartView>
@@ -33,17 +34,17 @@ void ScalingView::setRuns(std::vector<store::RunRecord> runs) {
         workloads.insert(QString::fromStdString(r.workload));
     {
         const QSignalBlocker block(workload_);
-        const QString keep = workload_->currentText();
+        const QVariant keep = workload_->currentData();
         workload_->clear();
         for (const QString& w : workloads)
-            workload_->addItem(w);
-        workload_->setCurrentIndex(std::max(0, workload_->findText(keep)));
+            add_picker_item(workload_, w, w); // the name whole as the data: it selects the runs
+        workload_->setCurrentIndex(std::max(0, workload_->findData(keep)));
     }
     rebuild();
 }
 
 void ScalingView::rebuild() {
-    const std::string workload = workload_->currentText().toStdString();
+    const std::string workload = workload_->currentData().toString().toStdString();
     QChart* old = view_->chart();
     view_->setChart(scaling_chart(tr("%1: throughput vs threads (median, band = min..max over "
                                      "repeats)")

@@ -6,14 +6,22 @@
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QVBoxLayout>
 #include <algorithm>
 
 namespace hitmap::gui {
 
 StripGrid::StripGrid(QWidget* parent)
     : QWidget(parent)
-    , grid_(new QGridLayout(this)) {
-    grid_->setContentsMargins(0, 0, 0, 0);
+    , grid_(new QGridLayout) {
+    // The columns share the width whatever their labels say; in a scroll area taller than the
+    // strips, the room left goes below them, not into the rows.
+    grid_->setColumnStretch(0, 1);
+    grid_->setColumnStretch(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(grid_);
+    layout->addStretch(1);
 }
 
 void StripGrid::clear() {
@@ -44,6 +52,7 @@ void StripGrid::setRuns(const store::C2cData& before, const QString& before_labe
     }
     for (int c = 0; c < 2; ++c) {
         auto* label = new QLabel(c == 0 ? before_label : after_label, this);
+        label->setWordWrap(true); // two long run labels must not widen the window
         labels_.push_back(label);
         grid_->addWidget(label, 0, c);
     }

@@ -1,6 +1,7 @@
 #include "gui/views/strip_widget.hpp"
 
 #include "collector/report/c2c_report.hpp"
+#include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
 #include "gui/views/heat_bar_delegate.hpp"
 
@@ -55,7 +56,7 @@ void StripWidget::paintEvent(QPaintEvent*) {
     bold.setBold(true);
     p.setFont(bold);
     p.drawText(QRectF(8, 0, width() - 16, kTitleHeight), Qt::AlignLeft | Qt::AlignVCenter,
-               strip_->title + tr("  (%1 bytes)").arg(strip_->bytes));
+               shown_text(strip_->title) + tr("  (%1 bytes)").arg(strip_->bytes));
     p.setFont(font());
 
     // Unused bytes (padding, or another object) are hatched so gaps read as gaps.
@@ -76,7 +77,7 @@ void StripWidget::paintEvent(QPaintEvent*) {
         // "memory.usage" where it fits, else its last part ("usage"): a narrow box shows the
         // member, its tooltip the whole path.
         const int room = static_cast<int>(b.width()) - 4;
-        QString name = box.name;
+        QString name = shown_text(box.name);
         if (const auto dot = name.lastIndexOf(QLatin1Char('.'));
             dot >= 0 && fontMetrics().horizontalAdvance(name) > room)
             name = name.mid(dot + 1);
@@ -108,8 +109,10 @@ void StripWidget::paintEvent(QPaintEvent*) {
 }
 
 QString StripWidget::tooltip(const StripBox& box) const {
-    const QString where =
-        tr("<b>%1</b> at byte %2, %3 bytes").arg(box.name).arg(box.offset).arg(box.size);
+    // One arg() for all three: a "%2" in the name stays text.
+    const QString where = tr("<b>%1</b> at byte %2, %3 bytes")
+                              .arg(shown_text(box.name, kTooltipChars).toHtmlEscaped(),
+                                   QString::number(box.offset), QString::number(box.size));
     if (!box.counts)
         return strip_->counted ? where + tr("<br>not counted by this run: %1").arg(unknown_qtext())
                                : where;

@@ -2,7 +2,10 @@
 
 #include "gui/models/db_loader.hpp"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QProcess>
+#include <filesystem>
 
 namespace hitmap::gui::test {
 
@@ -15,19 +18,59 @@ QString run_collector(const QStringList& args, const QString& db) {
     return {};
 }
 
+AppResult run_app(const QStringList& args, const QProcessEnvironment& env) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(HITMAP_APP_PATH), args);
+    const bool finished = p.waitForFinished(kWaitMs);
+    return {finished && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString shared_file(const QString& relative) {
+    const QString dir = qEnvironmentVariableIsEmpty("HITMAP_SHARED_DIR")
+                            ? QStringLiteral(HITMAP_SHARED_DIR_DEFAULT)
+                            : qEnvironmentVariable("HITMAP_SHARED_DIR");
+    const QString path = QDir(dir).filePath(relative);
+    return QFileInfo::exists(path) ? path : QString();
+}
+
 Fixture make_fixture(const QTemporaryDir& dir) {
+    namespace fs = std::filesystem;
     Fixture f;
     f.db = dir.filePath(QStringLiteral("fixture.db"));
-    f.error = run_collector(
-        {QStringLiteral("run"), QStringLiteral("page-counter-charge"), QStringLiteral("--variant"),
-         QStringLiteral("v6.0,v6.1"), QStringLiteral("--threads"), QStringLiteral("2"),
-         QStringLiteral("--duration"), QStringLiteral("200ms"), QStringLiteral("--trace-mb"),
-         QStringLiteral("8"), QStringLiteral("--progress"), QStringLiteral("none")},
-        f.db);
-    if (f.error.isEmpty())
-        for (const auto& r : read_run_list(f.db).runs)
-            (r.variant == "v6.0" ? f.v60 : f.v61) = r.id;
+    std::error_code error;
+    fs::copy_file(HITMAP_TEST_DATA "/small.db", f.db.toStdString(), error);
+    if (!error)
+        fs::copy(HITMAP_TEST_DATA "/small.db.traces", f.db.toStdString() + ".traces",
+                 fs::copy_options::recursive, error);
+    if (error)
+        return {{},
+                QStringLiteral("cannot copy the fixture: %1")
+                    .arg(QString::fromStdString(error.message()))};
+    for (const auto& r : read_run_list(f.db).runs)
+        for (auto [variant, id] :
+             {std::pair{"v6.0", &f.v60}, std::pair{"v6.1", &f.v61},
+              std::pair{"per-page", &f.per_page}, std::pair{"precharge", &f.precharge}})
+            if (r.variant == variant)
+                *id = r.id;
     return f;
+}
+
+Imported import_perf_c2c_reports(const QTemporaryDir& dir) {
+    Imported imported{dir.filePath(QStringLiteral("imported.db")), {}};
+    for (const char* report :
+         {"joemario-c2c-blog-example-2016.txt", "perfgo-false-sharing-amd-ibs-example.txt"}) {
+        const QString file = shared_file(QStringLiteral("fixtures/c2c/") + QLatin1String(report));
+        if (file.isEmpty())
+            return {};
+        imported.error = run_collector({QStringLiteral("import"), QStringLiteral("perf-c2c"), file},
+                                       imported.db);
+        if (!imported.error.isEmpty())
+            break;
+    }
+    return imported;
 }
 
 } // namespace hitmap::gui::test

@@ -173,17 +173,21 @@ private slots:
         QSignalSpy shown(&w, &MainWindow::runsShown);
         QSignalSpy catalogs(w.loader(), &DbLoader::layoutsLoaded);
         w.openDatabase(db_);
-        QTRY_COMPARE(shown.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, test::kWaitMs);
         w.runBrowser()->selectRun(v61_);
-        QTRY_VERIFY(w.currentRun() && w.currentRun()->run.id == v61_);
-        // Every run's cacheline tables are read for this tab only, once it is shown.
-        QVERIFY(!w.loader()->busy());
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == v61_, test::kWaitMs);
+        // Every run's cacheline tables are read for this tab only, once it is shown: nothing
+        // has asked for them once the loader has answered every request (the selection's
+        // compare pair may still be loading when the run arrives).
+        QTRY_VERIFY_WITH_TIMEOUT(!w.loader()->busy(), test::kWaitMs);
         QCOMPARE(catalogs.count(), 0);
         w.showTab(MainWindow::LayoutTab);
-        QTRY_COMPARE(catalogs.count(), 1);
-        QTRY_VERIFY(w.layouts()
-                        ->header(LayoutView::A)
-                        .contains(QStringLiteral("Heat: transfers of run %1,").arg(v61_)));
+        QTRY_COMPARE_WITH_TIMEOUT(catalogs.count(), 1, test::kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.layouts()
+                ->header(LayoutView::A)
+                .contains(QStringLiteral("Heat: transfers of run %1,").arg(v61_)),
+            test::kWaitMs);
         // Which object is hottest is the run's (v6.1's padding can leave the global flush
         // threshold hotter than any mem_cgroup line): the view shows that one's struct, as the
         // run recorded it, every counted field coloured from the run.
@@ -214,7 +218,8 @@ private slots:
         LayoutView* view = w.layouts();
         QVERIFY(view->chooseStruct(QStringLiteral("page_counter")));
         QVERIFY(view->chooseLayout(LayoutView::A, LayoutView::Source::kernel));
-        QTRY_VERIFY(!view->header(LayoutView::A).contains(QStringLiteral("Reading")));
+        QTRY_VERIFY_WITH_TIMEOUT(!view->header(LayoutView::A).contains(QStringLiteral("Reading")),
+                                 test::kWaitMs);
         const QString header = view->header(LayoutView::A);
         QVERIFY2(header.contains(QStringLiteral("BTF")) ||
                      header.contains(QStringLiteral("kernel")),

@@ -1,12 +1,14 @@
 // Help → Machine capabilities: a canned `doctor --json` into the model (rows, yes/no, errors),
 // and the dialog asking the real collector on this machine. HITMAP_DOCTOR_GRAB=FILE.png saves
 // the dialog as shown, to look at it.
+#include "fixture.hpp"
 #include "gui/models/machine_doctor.hpp"
 #include "gui/views/doctor_dialog.hpp"
 
 #include <QLabel>
 #include <QtTest>
 
+using namespace hitmap;
 using namespace hitmap::gui;
 
 namespace {
@@ -65,7 +67,7 @@ private slots:
         DoctorDialog dialog(QStringLiteral(HITMAP_COLLECT_PATH));
         QSignalSpy shown(&dialog, &DoctorDialog::reportShown);
         dialog.show();
-        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, test::kWaitMs);
         QVERIFY2(shown.at(0).at(0).toBool(), qPrintable(dialog.status()->text()));
         // Live facts differ between machines: only that the report has its rows.
         QVERIFY(dialog.model()->rowCount() >= 10);
@@ -82,7 +84,7 @@ private slots:
     void aMissingCollectorIsSaid() {
         DoctorDialog dialog(QStringLiteral("/nonexistent/hitmap-collect"));
         QSignalSpy shown(&dialog, &DoctorDialog::reportShown);
-        QTRY_COMPARE(shown.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, test::kWaitMs);
         QCOMPARE(shown.at(0).at(0).toBool(), false);
         QVERIFY(dialog.status()->text().startsWith(QStringLiteral("Cannot start")));
     }

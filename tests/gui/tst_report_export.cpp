@@ -8,7 +8,6 @@
 #include "gui/views/compare_view.hpp"
 
 #include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -29,20 +28,6 @@ analysis::ReportRequest runs(std::vector<std::int64_t> ids) {
     analysis::ReportRequest r;
     r.runs = std::move(ids);
     return r;
-}
-
-struct AppResult {
-    int status = -1;
-    QString out, err;
-};
-
-AppResult run_app(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(HITMAP_APP_PATH), args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
 }
 
 // Every <svg> of the page, each of which must be well-formed XML on its own.
@@ -147,9 +132,9 @@ private slots:
 
     void commandFailsInOneLineAndKeepsTheReport() {
         const QString out = path(QStringLiteral("cmd.html"));
-        const AppResult ok =
-            run_app({QStringLiteral("export"), QStringLiteral("--db"), db_,
-                     QStringLiteral("--runs"), QStringLiteral("1,2"), QStringLiteral("-o"), out});
+        const test::AppResult ok = test::run_app(
+            {QStringLiteral("export"), QStringLiteral("--db"), db_, QStringLiteral("--runs"),
+             QStringLiteral("1,2"), QStringLiteral("-o"), out});
         QCOMPARE(ok.status, 0);
         QVERIFY2(ok.err.isEmpty(), qPrintable(ok.err));
         const QByteArray kept = read_all(out);
@@ -163,10 +148,10 @@ private slots:
              QStringLiteral("no hitmap database")},
         };
         for (const auto& [args, message] : cases) {
-            const AppResult r =
-                run_app(QStringList{QStringLiteral("export"), QStringLiteral("--db"), db_,
-                                    QStringLiteral("-o"), out} +
-                        args);
+            const test::AppResult r =
+                test::run_app(QStringList{QStringLiteral("export"), QStringLiteral("--db"), db_,
+                                          QStringLiteral("-o"), out} +
+                              args);
             QVERIFY2(r.status != 0, qPrintable(message));
             QVERIFY2(r.err.contains(message), qPrintable(r.err));
             QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
@@ -181,13 +166,13 @@ private slots:
         w.show();
         QSignalSpy shown(&w, &MainWindow::runsShown);
         w.openDatabase(db_);
-        QTRY_COMPARE(shown.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, test::kWaitMs);
         w.showTab(MainWindow::CompareTab);
         w.compare()->setPair(1, 2);
         const QString out = path(QStringLiteral("menu.html"));
         QSignalSpy written(&w, &MainWindow::reportWritten);
         QVERIFY(w.exportReport(out, ReportFormat::html));
-        QTRY_COMPARE(written.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, test::kWaitMs);
         const QString html = QString::fromUtf8(read_all(out));
         QVERIFY(html.contains(QStringLiteral("<h2>Comparison</h2>")));
         QVERIFY(html.contains(QStringLiteral("Before: run 1")));
