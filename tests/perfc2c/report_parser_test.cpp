@@ -209,6 +209,18 @@ TEST(PerfC2cFixtures, AmdIbsReadsEveryColumnOfItsLineAndRows) {
     EXPECT_EQ(b.cpu_count, 10u);
 }
 
+// An editor's UTF-8 byte order mark before the first rule hid the Trace Event Information title,
+// and the report was refused as not one.
+TEST(PerfC2cFixtures, AByteOrderMarkBeforeTheReportIsSkipped) {
+    HITMAP_REQUIRE_SHARED(dir, "fixtures/c2c");
+    const std::string text = read_file(dir / "perfgo-false-sharing-amd-ibs-example.txt");
+    const C2cReport r = parse_c2c_report("\xEF\xBB\xBF" + text);
+    EXPECT_EQ(r.total_hitm(), 2096u);
+    ASSERT_EQ(r.lines.size(), 1u);
+    EXPECT_EQ(r.lines[0].address, 0x20ea08034080u);
+    EXPECT_TRUE(r.notes.empty());
+}
+
 TEST(PerfC2cFixtures, StatsOnlyReportHasTotalsAndNoLines) {
     HITMAP_REQUIRE_SHARED(dir, "fixtures/c2c");
     const C2cReport r = fixture(dir, "redhatperf-type-pollution-stats-only.txt");
