@@ -288,10 +288,12 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
             key.index = static_cast<std::uint32_t>(
                 (l.address - (owner->base - owner->base % line_size)) / line_size);
         } else {
-            if (data.objects.size() > std::numeric_limits<engine::ObjectId>::max())
-                throw LayoutPlacementError(fmt::format(
-                    "{} shared lines: more than a run's {} objects", report.lines.size(),
-                    std::numeric_limits<engine::ObjectId>::max() + 1));
+            // The parser took at most kMaxSharedLines lines; placed layouts add objects.
+            if (data.objects.size() >= kMaxSharedLines)
+                throw LayoutPlacementError(
+                    fmt::format("{} shared lines and {} placed layouts: more than a run's {} "
+                                "objects",
+                                report.lines.size(), placed.size(), kMaxSharedLines));
             auto& type = *out.types.emplace_back(std::make_unique<engine::StructType>());
             type.name = "perf-c2c line";
             for (const std::uint32_t o : offsets)
