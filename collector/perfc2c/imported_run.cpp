@@ -104,6 +104,12 @@ c2c::ClassCounts row_counts(const ParetoRow& r, const ParetoLine& p, bool peer) 
     return c;
 }
 
+// The most metrics add_line_metrics() and add_row_metrics() add, so that the import reserves
+// them at once: a large report has millions, and a vector grown by doubling holds up to twice
+// their size, and both buffers while it moves them.
+constexpr std::size_t kMetricsPerLine = 21;
+constexpr std::size_t kMetricsPerRow = 12;
+
 void add_line_metrics(Metrics& m, const SharedLine& l, bool peer) {
     const std::string p = fmt::format("line.{}.", hex(l.address));
     m.add(p + "index", static_cast<double>(l.index), "");
@@ -214,6 +220,11 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
                           UncoveredLayout uncovered) {
     ImportedC2c out;
     out.notes = report.notes;
+    std::size_t rows = 0;
+    for (const ParetoLine& p : report.pareto)
+        rows += p.rows.size();
+    out.metrics.reserve(report.trace.size() + report.shared.size() +
+                        kMetricsPerLine * report.lines.size() + kMetricsPerRow * rows + 2);
     Metrics metrics(out.metrics);
     add_stats(metrics, report.trace, "trace");
     add_stats(metrics, report.shared, "shared");
