@@ -53,13 +53,12 @@ struct ImportOptions {
     CommonOptions common;
 };
 
-// The most an import reads. The largest texts the importers are made for are a perf c2c report
-// at the 65,536 lines a run holds (about 130 MB with 8 Pareto rows a line, as
-// tests/bench/c2c_import_bench writes them) and a 600,000-row perf lock table (59 MB,
-// docs/BENCHMARKS.md); /proc/lock_stat is a few MB. Importing a perf c2c report takes about 17
-// bytes of memory per byte of text (its Pareto rows become metrics), so this also bounds an
-// import's memory at about 4.5 GB.
-constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{256} << 20;
+// The most an import reads, which bounds its memory: importing a perf c2c report peaks at about
+// 26 bytes per byte of text (each Pareto row becomes a dozen metrics), 3.0 GB for the 120 MB,
+// 546,000-row report of tests/bench/c2c_import_bench (docs/BENCHMARKS.md). The texts the
+// importers are made for are smaller: perf prints more than 2,000 c2c lines only with
+// --show-all, a 600,000-row perf lock table is 59 MB and /proc/lock_stat a few MB.
+constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{128} << 20;
 
 InputTooLarge input_too_large(const std::string& file) {
     return InputTooLarge(fmt::format("cannot import {}: it holds more than the {} MiB an import "
