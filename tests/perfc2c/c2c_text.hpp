@@ -63,16 +63,18 @@ inline std::string table_header(const std::vector<HeaderColumn>& columns) {
     return "#\n" + group + "\n" + names + "\n" + dots + "\n#\n";
 }
 
-// The current HITM layout's table header: the AMD fixture's columns.
-inline std::string hitm_table_header() {
+// The current layout's table header: the AMD fixture's columns, or in peer mode (Arm SPE,
+// reference/c2c.md §1.4.4) the lines ranked by "Peer Snoop" with "Load Peer" counts.
+inline std::string current_table_header(bool peer = false) {
+    const std::string load = peer ? "-Load Peer" : "-Load Hitm";
     return table_header({{"", "Index", 5},
                          {"-Cacheline", "Address", 18},
                          {"-Cacheline", "Node", 4},
                          {"-Cacheline", "PA cnt", 6},
-                         {"Tot", "Hitm", 7},
-                         {"-Load Hitm", "Total", 7},
-                         {"-Load Hitm", "LclHitm", 7},
-                         {"-Load Hitm", "RmtHitm", 7},
+                         {peer ? "Peer" : "Tot", peer ? "Snoop" : "Hitm", 7},
+                         {load, "Total", 7},
+                         {load, peer ? "Local" : "LclHitm", 7},
+                         {load, peer ? "Remote" : "RmtHitm", 7},
                          {"Total", "records", 7},
                          {"Total", "Loads", 7},
                          {"Total", "Stores", 7},
@@ -90,11 +92,12 @@ inline std::string hitm_table_header() {
                          {"-Load Dram", "Rmt", 8}});
 }
 
-// The current HITM layout's Pareto header: the AMD fixture's columns.
-inline std::string hitm_pareto_header() {
+// The current layout's Pareto header, of HITM or peer percentages and cycles.
+inline std::string current_pareto_header(bool peer = false) {
+    const std::string costly = peer ? "-Peer Snoop" : "-HITM";
     return table_header({{"", "Num", 5},
-                         {"-HITM", "RmtHitm", 7},
-                         {"-HITM", "LclHitm", 7},
+                         {costly, peer ? "Rmt" : "RmtHitm", 7},
+                         {costly, peer ? "Lcl" : "LclHitm", 7},
                          {"-Store Refs", "L1 Hit", 7},
                          {"-Store Refs", "L1 Miss", 7},
                          {"-Store Refs", "N/A", 7},
@@ -102,8 +105,8 @@ inline std::string hitm_pareto_header() {
                          {"-Data address", "Node", 4},
                          {"-Data address", "PA cnt", 6},
                          {"", "Code address", 18},
-                         {"-cycles", "rmt hitm", 8},
-                         {"-cycles", "lcl hitm", 8},
+                         {"-cycles", peer ? "rmt peer" : "rmt hitm", 8},
+                         {"-cycles", peer ? "lcl peer" : "lcl hitm", 8},
                          {"-cycles", "load", 8},
                          {"Total", "records", 7},
                          {"cpu", "cnt", 8},
@@ -190,7 +193,7 @@ inline std::string synthetic_report(std::size_t lines, std::size_t rows_per_line
 
     const auto address = [](std::size_t i) { return 0x7f0000000000u + 64 * i; };
     const double all_hitm = static_cast<double>(all_lcl + all_rmt);
-    s += section("Shared Data Cache Line Table") + hitm_table_header();
+    s += section("Shared Data Cache Line Table") + current_table_header();
     for (std::size_t i = 0; i < lines; ++i) {
         const std::uint64_t l = lcl(i), r = rmt(i);
         fmt::format_to(out,
@@ -201,7 +204,7 @@ inline std::string synthetic_report(std::size_t lines, std::size_t rows_per_line
                        r, l + r + other_loads + stores, l + r + other_loads, stores, 15, 5, 0, 0, 5,
                        0, 20, l, 3, r, 2, 0);
     }
-    s += "\n" + section("Shared Cache Line Distribution Pareto") + hitm_pareto_header();
+    s += "\n" + section("Shared Cache Line Distribution Pareto") + current_pareto_header();
     const std::string rule = "  " + std::string(70, '-') + "\n";
     const double share = 100.0 / static_cast<double>(rows_per_line);
     for (std::size_t i = 0; i < lines; ++i) {

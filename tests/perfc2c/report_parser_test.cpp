@@ -367,11 +367,12 @@ std::string hitm_stats(const std::string& extra_section = "") {
 }
 
 std::string hitm_table(const std::string& row0) {
-    return section("Shared Data Cache Line Table") + hitm_table_header() + row0 + kHitmRow1 + "\n";
+    return section("Shared Data Cache Line Table") + current_table_header() + row0 + kHitmRow1 +
+           "\n";
 }
 
 std::string hitm_pareto(const std::string& blocks) {
-    return section("Shared Cache Line Distribution Pareto") + hitm_pareto_header() + blocks;
+    return section("Shared Cache Line Distribution Pareto") + current_pareto_header() + blocks;
 }
 
 std::string hitm_report(const std::string& row0, const std::string& extra_section = "") {
@@ -446,52 +447,12 @@ TEST(PerfC2cSynthetic, Stats2020WithoutBlockedOrPeerLines) {
 // of "Load Hitm", and a Pareto of "Peer Snoop" percentages and peer cycles.
 std::string peer_report() {
     const std::string table =
-        table_header({{"", "Index", 5},
-                      {"-Cacheline", "Address", 18},
-                      {"-Cacheline", "Node", 4},
-                      {"-Cacheline", "PA cnt", 6},
-                      {"Peer", "Snoop", 7},
-                      {"-Load Peer", "Total", 7},
-                      {"-Load Peer", "Local", 7},
-                      {"-Load Peer", "Remote", 7},
-                      {"Total", "records", 7},
-                      {"Total", "Loads", 7},
-                      {"Total", "Stores", 7},
-                      {"-Stores", "L1Hit", 7},
-                      {"-Stores", "L1Miss", 7},
-                      {"-Stores", "N/A", 7},
-                      {"-Core Load Hit", "FB", 7},
-                      {"-Core Load Hit", "L1", 7},
-                      {"-Core Load Hit", "L2", 7},
-                      {"-LLC Load Hit", "LclHit", 8},
-                      {"-LLC Load Hit", "LclHitm", 7},
-                      {"-RMT Load Hit", "RmtHit", 8},
-                      {"-RMT Load Hit", "RmtHitm", 7},
-                      {"-Load Dram", "Lcl", 8},
-                      {"-Load Dram", "Rmt", 8}}) +
+        current_table_header(true) +
         "      0      0xffff000010c0     0       3   80.00%       50       20       30      400  "
         "    300      100        0        0      100       10      150        5        60        "
         "0       70        0         5        0\n\n";
     const std::string pareto =
-        table_header({{"", "Num", 5},
-                      {"-Peer Snoop", "Rmt", 7},
-                      {"-Peer Snoop", "Lcl", 7},
-                      {"-Store Refs", "L1 Hit", 7},
-                      {"-Store Refs", "L1 Miss", 7},
-                      {"-Store Refs", "N/A", 7},
-                      {"-Data address", "Offset", 18},
-                      {"-Data address", "Node", 4},
-                      {"-Data address", "PA cnt", 6},
-                      {"", "Code address", 18},
-                      {"-cycles", "rmt peer", 8},
-                      {"-cycles", "lcl peer", 8},
-                      {"-cycles", "load", 8},
-                      {"Total", "records", 7},
-                      {"cpu", "cnt", 8},
-                      {"", "Symbol", 20},
-                      {"Shared", "Object", 8},
-                      {"", "Source:Line", 11},
-                      {"", "Node", 4}}) +
+        current_pareto_header(true) +
         "  ----------------------------------------------------------------------\n"
         "      0       30       20        0        0      100      0xffff000010c0\n"
         "  ----------------------------------------------------------------------\n"
