@@ -729,9 +729,9 @@ void check_pareto_lines(const C2cReport& r, std::size_t last_line) {
                                                     p.index, p.address, r.lines.size()));
         const SharedLine& l = r.lines[k];
         if (p.index != l.index || p.address != l.address)
-            throw C2cParseError(p.line, fmt::format("Pareto line {} at {:#x} is not the table's "
-                                                    "line {} at {:#x}, its line number {} there",
-                                                    p.index, p.address, l.index, l.address, k));
+            throw C2cParseError(p.line, fmt::format("the Pareto's block {} is line {} at {:#x}, "
+                                                    "not the table's line {} at {:#x}",
+                                                    k, p.index, p.address, l.index, l.address));
     }
     if (r.pareto.size() < r.lines.size())
         throw C2cParseError(last_line, fmt::format("the report ends after the Pareto of {} of the "
@@ -757,9 +757,9 @@ void check_complete(const C2cReport& r, const std::map<std::string, std::size_t>
     if (table && !pareto)
         throw cut_before(kParetoTitle);
     if (pareto && !table)
-        throw C2cParseError(seen.at(std::string(kParetoTitle)),
-                            fmt::format("a {} section without the {} section before it",
-                                        kParetoTitle, kTableTitle));
+        throw C2cParseError(
+            seen.at(std::string(kParetoTitle)),
+            fmt::format("a {} section without a {} section", kParetoTitle, kTableTitle));
     // The statistics perf prints in every version that the import counts on: the trace's
     // records and HITMs, and the last line of the details, which a --stats report ends with.
     for (const std::string_view label : {"Total records", "Load Local HITM", "Load Remote HITM"})

@@ -542,8 +542,8 @@ TEST(PerfC2cSynthetic, ParetoBlocksAreTheTablesLinesInOrder) {
         hitm_stats() + hitm_table(kHitmRow0) + hitm_pareto(kHitmBlock1 + kHitmBlock0);
     EXPECT_EQ(refusal(swapped),
               std::pair(line_of(swapped, "      1        2       10"),
-                        std::string("Pareto line 1 at 0x7f0000002000 is not the table's line 0 at "
-                                    "0x7f0000001000, its line number 0 there")));
+                        std::string("the Pareto's block 0 is line 1 at 0x7f0000002000, not the "
+                                    "table's line 0 at 0x7f0000001000")));
 
     const std::string cut = hitm_stats() + hitm_table(kHitmRow0) + hitm_pareto(kHitmBlock0);
     EXPECT_EQ(refusal(cut), std::pair(line_of(cut, "bench.c:1"),
@@ -592,8 +592,8 @@ TEST(PerfC2cSynthetic, AReportWithoutASectionPerfAlwaysPrintsIsCutOff) {
     const std::string pareto_only = hitm_stats() + hitm_pareto(kHitmBlock0 + kHitmBlock1);
     EXPECT_EQ(refusal(pareto_only),
               std::pair(line_of(pareto_only, "Distribution Pareto"),
-                        std::string("a Shared Cache Line Distribution Pareto section without the "
-                                    "Shared Data Cache Line Table section before it")));
+                        std::string("a Shared Cache Line Distribution Pareto section without a "
+                                    "Shared Data Cache Line Table section")));
 }
 
 // A run holds kMaxSharedLines objects: a table of more lines is refused at the first line too
