@@ -35,6 +35,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The file holds more than an import reads.
+class InputTooLarge : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // The file is readable but is not importable as asked: a bad line ("FILE:LINE: reason"), a
 // format this importer does not take, or the other importer's format.
 class LockImportError : public std::runtime_error {
@@ -47,20 +53,45 @@ struct ImportOptions {
     CommonOptions common;
 };
 
+// The most an import reads, which bounds its memory: importing a perf c2c report peaks at about
+// 26 bytes per byte of text (each Pareto row becomes a dozen metrics), 3.0 GB for the 120 MB,
+// 546,000-row report of tests/bench/c2c_import_bench (docs/BENCHMARKS.md). The texts the
+// importers are made for are smaller: perf prints more than 2,000 c2c lines only with
+// --show-all, a 600,000-row perf lock table is 59 MB and /proc/lock_stat a few MB.
+constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{128} << 20;
+
+InputTooLarge input_too_large(const std::string& file) {
+    return InputTooLarge(fmt::format("cannot import {}: it holds more than the {} MiB an import "
+                                     "reads",
+                                     file, kMaxInputBytes >> 20));
+}
+
 std::string read_input(const std::string& file) {
     if (std::filesystem::is_directory(file))
         throw InputFileError(fmt::format("cannot read {}: it is a directory", file));
     std::ifstream in(file, std::ios::binary);
     if (!in)
         throw InputFileError(fmt::format("cannot read {}: {}", file, std::strerror(errno)));
-    // Read straight into one string of the file's size: a stringstream would hold it twice.
+    // Read straight into one string of the file's size: a stringstream would hold it twice. A
+    // regular file too large is refused by its size, before a byte is read; a pipe, a character
+    // device (/dev/zero never ends) or a /proc file (its size says 0) as soon as the reading
+    // passes the limit.
     std::string text;
-    std::error_code size_unknown; // a pipe: the string grows as it is read
-    if (const auto size = std::filesystem::file_size(file, size_unknown); !size_unknown)
-        text.reserve(size);
+    std::error_code size_unknown;
+    if (std::filesystem::is_regular_file(file, size_unknown)) {
+        const std::uintmax_t size = std::filesystem::file_size(file, size_unknown);
+        if (!size_unknown && size > kMaxInputBytes)
+            throw input_too_large(file);
+        if (!size_unknown)
+            text.reserve(size);
+    }
     std::array<char, 1 << 16> chunk;
-    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0)
-        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+        const auto got = static_cast<std::size_t>(in.gcount());
+        if (text.size() + got > kMaxInputBytes)
+            throw input_too_large(file);
+        text.append(chunk.data(), got);
+    }
     if (in.bad())
         throw InputFileError(fmt::format("cannot read {}: {}", file, std::strerror(errno)));
     return text;
@@ -280,10 +311,11 @@ perfc2c::C2cReport parse_c2c_file(const std::string& file, std::string_view text
 
 void import_perf_c2c(const C2cImportOptions& o) {
     const std::vector<perfc2c::PlacedLayout> placed = placed_layouts(o);
-    const std::string text = read_input(o.file);
-    const perfc2c::C2cReport parsed = parse_c2c_file(o.file, text);
+    // The text is freed once parsed, and the mapping's metrics and code moved into the run, not
+    // copied: they are most of an import's memory (a metric per figure of each Pareto row).
+    const perfc2c::C2cReport parsed = parse_c2c_file(o.file, read_input(o.file));
     // Everything is checked and mapped before the database is opened: a refusal stores nothing.
-    const perfc2c::ImportedC2c imported = perfc2c::import_report(parsed, placed);
+    perfc2c::ImportedC2c imported = perfc2c::import_report(parsed, placed);
     const std::string path = std::filesystem::absolute(o.file).lexically_normal().string();
     const std::string basename = std::filesystem::path(o.file).filename().string();
     const std::string what =
@@ -314,7 +346,7 @@ void import_perf_c2c(const C2cImportOptions& o) {
                        {"sort_on", report::json_or_null(parsed.details.sort_on)},
                        {"grouping", report::json_or_null(parsed.details.grouping)},
                        {"layouts", layouts},
-                       {"code", imported.code}},
+                       {"code", std::move(imported.code)}},
         -1);
     run.source = store::Source::imported;
     run.threads.reset(); // the text does not say
@@ -323,7 +355,7 @@ void import_perf_c2c(const C2cImportOptions& o) {
                                  parsed.stats_only ? ", statistics only (no per-line table)" : "");
     store::RunOutcome outcome;
     outcome.note = fmt::format("imported from {}; machine and threads unknown", path);
-    outcome.metrics = imported.metrics;
+    outcome.metrics = std::move(imported.metrics);
 
     store::Database db = store::Database::open(o.common.db);
     run.machine_id = db.upsert_machine(unknown_machine(), "{}");

@@ -32,6 +32,17 @@ std::optional<Numbered> listing_number(std::string_view line) {
     return Numbered{value, i};
 }
 
+// The UTF-8 encoding of U+FEFF, which some Windows editors write before a text's first line to
+// mark it as UTF-8: it is no part of that line, and left there it hides a section title, a
+// version line or a header from every parser.
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+std::string_view without_byte_order_mark(std::string_view text) {
+    if (text.starts_with(kByteOrderMark))
+        text.remove_prefix(kByteOrderMark.size());
+    return text;
+}
+
 // The next raw line of `text` (without its '\n' and a CR before it), advancing `text`.
 std::string_view cut_line(std::string_view& text) {
     const std::size_t end = text.find('\n');
@@ -80,8 +91,8 @@ std::string_view strip_quote_prefix(std::string_view line) {
 }
 
 LineSource::LineSource(std::string_view text)
-    : rest_(text)
-    , numbered_(is_numbered_listing(text)) {
+    : rest_(without_byte_order_mark(text))
+    , numbered_(is_numbered_listing(rest_)) {
     advance();
 }
 

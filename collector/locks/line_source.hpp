@@ -1,9 +1,10 @@
 #pragma once
 // The lines of a pasted lock table, cleaned of what mail and documentation put around it:
-// CR line ends, "> " quote prefixes of any depth, and the line numbers of a documentation
-// listing. Every line keeps its number in the original text, for error messages. Joining a
-// record that a mail client wrapped onto several lines is done through join_next_if(), with a
-// test supplied by the parser, since only the parser knows what a continuation looks like.
+// a UTF-8 byte order mark, CR line ends, "> " quote prefixes of any depth, and the line numbers
+// of a documentation listing. Every line keeps its number in the original text, for error
+// messages. Joining a record that a mail client wrapped onto several lines is done through
+// join_next_if(), with a test supplied by the parser, since only the parser knows what a
+// continuation looks like.
 // Lines are cut from the text one at a time, so a large file costs one line, not a copy.
 #include <cstddef>
 #include <functional>

@@ -473,8 +473,12 @@ private:
         Table table = std::move(*table_);
         table_.reset();
         LockStatReport& report = table.report;
-        if (!table.version_line && !report.has_header && report.classes.empty())
-            return; // a lone rule line: not a table
+        // Rows make a table, or a version line: /proc/lock_stat prints no row while nothing was
+        // counted (lock_stat off or just cleared: seq_stats() in kernel/locking/lockdep_proc.c
+        // prints a class only once it has hold times). A lone rule, or a header quoted in a mail
+        // before the caption of its table, is not one.
+        if (!table.version_line && report.classes.empty())
+            return;
         if (report.version.empty()) {
             const auto& c = table.columns;
             const bool averages =

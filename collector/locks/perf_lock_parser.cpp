@@ -366,6 +366,26 @@ private:
         return static_cast<std::uint64_t>(*ns);
     }
 
+    // A row whose waits contradict each other: the longest longer than all together, or the
+    // mean or the shortest outside [shortest, longest]. perf rounds each time on its own, but
+    // monotonically, so a real row keeps min <= avg <= max <= total; one that does not was
+    // edited or had its columns swapped, and stored it would pass for a measurement.
+    static void check_possible(const SourceLine& line, const LockTimes& wait) {
+        const auto at_most = [&](const std::optional<std::int64_t>& a, Field a_field,
+                                 const std::optional<std::int64_t>& b, Field b_field) {
+            if (a && b && *a > *b)
+                throw LockParseError(line.number,
+                                     fmt::format("{} {} ns is more than {} {} ns, which no lock "
+                                                 "can have (columns swapped?)",
+                                                 title(a_field), *a, title(b_field), *b));
+        };
+        at_most(wait.min_ns, Field::wait_min, wait.avg_ns, Field::avg_wait);
+        at_most(wait.min_ns, Field::wait_min, wait.max_ns, Field::wait_max);
+        at_most(wait.avg_ns, Field::avg_wait, wait.max_ns, Field::wait_max);
+        at_most(wait.max_ns, Field::wait_max, wait.total_ns, Field::wait_total);
+        at_most(wait.avg_ns, Field::avg_wait, wait.total_ns, Field::wait_total);
+    }
+
     static void place(LockClassStats& stats, const LockCounters& counters) {
         // lockdep's split: read acquisitions apart from exclusive/write ones.
         if (stats.lock_type && stats.lock_type->ends_with(":R"))
@@ -433,6 +453,7 @@ private:
             stats.name = std::string(trim(text.substr(words[i].begin)));
             break;
         }
+        check_possible(line, counters.wait);
         place(stats, counters);
         return stats;
     }
@@ -459,6 +480,7 @@ private:
         }
         LockClassStats stats;
         stats.name = std::string(trim(text.substr(0, j < words.size() ? words[j].begin : 0)));
+        check_possible(line, counters.wait);
         place(stats, counters);
         return stats;
     }
@@ -505,6 +527,7 @@ private:
         }
         if (stats.name.empty())
             missing(line, to_string(layout.key));
+        check_possible(line, counters.wait);
         place(stats, counters);
         return stats;
     }

@@ -2,8 +2,11 @@
 // A `perf c2c report --stdio` text as plain values, section by section (reference/c2c.md §1.4).
 // Every number is what the text printed; a column or line the text's perf version did not print
 // is std::nullopt, never 0.
+#include "engine/probe/object_registry.hpp"
+
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +21,13 @@ enum class PerfLayout {
     current, // N/A stores, blocked-access and peer lines (2022 on)
 };
 enum class Vendor { intel, amd, arm, unknown }; // from the event names
+
+// The most shared lines a report may have: each line becomes an object of the run, numbered by
+// engine::ObjectId, which every trace record holds in 16 bits (engine/probe/trace_record.hpp).
+// perf prints this many only with --show-all: by default it hides every line under 0.05 % of the
+// HITMs (0.1 % in current perf), so it prints at most 2,000.
+inline constexpr std::size_t kMaxSharedLines =
+    std::size_t{std::numeric_limits<engine::ObjectId>::max()} + 1;
 
 std::string_view to_string(PerfLayout layout); // "2016 layout", "~2020 layout", "current layout"
 std::string_view to_string(Vendor vendor);     // "Intel", "AMD", "Arm SPE", "unknown vendor"

@@ -8,8 +8,8 @@
 namespace hitmap::perfc2c {
 
 // A line inside a perf c2c report that cannot be read: a table row with the wrong number of
-// values, a value that is not a number, a Pareto row before any line. what() is
-// "line N: reason".
+// values, a value that is not a number, a Pareto row before any line; or a report that ends
+// before a section perf always prints, at its last line. what() is "line N: reason".
 class C2cParseError : public std::runtime_error {
 public:
     C2cParseError(std::size_t line, const std::string& reason);

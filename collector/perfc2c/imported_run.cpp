@@ -104,6 +104,12 @@ c2c::ClassCounts row_counts(const ParetoRow& r, const ParetoLine& p, bool peer) 
     return c;
 }
 
+// The most metrics add_line_metrics() and add_row_metrics() add, so that the import reserves
+// them at once: a large report has millions, and a vector grown by doubling holds up to twice
+// their size, and both buffers while it moves them.
+constexpr std::size_t kMetricsPerLine = 21;
+constexpr std::size_t kMetricsPerRow = 12;
+
 void add_line_metrics(Metrics& m, const SharedLine& l, bool peer) {
     const std::string p = fmt::format("line.{}.", hex(l.address));
     m.add(p + "index", static_cast<double>(l.index), "");
@@ -214,6 +220,11 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
                           UncoveredLayout uncovered) {
     ImportedC2c out;
     out.notes = report.notes;
+    std::size_t rows = 0;
+    for (const ParetoLine& p : report.pareto)
+        rows += p.rows.size();
+    out.metrics.reserve(report.trace.size() + report.shared.size() +
+                        kMetricsPerLine * report.lines.size() + kMetricsPerRow * rows + 2);
     Metrics metrics(out.metrics);
     add_stats(metrics, report.trace, "trace");
     add_stats(metrics, report.shared, "shared");
@@ -288,10 +299,12 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
             key.index = static_cast<std::uint32_t>(
                 (l.address - (owner->base - owner->base % line_size)) / line_size);
         } else {
-            if (data.objects.size() > std::numeric_limits<engine::ObjectId>::max())
-                throw LayoutPlacementError(fmt::format(
-                    "{} shared lines: more than a run's {} objects", report.lines.size(),
-                    std::numeric_limits<engine::ObjectId>::max() + 1));
+            // The parser took at most kMaxSharedLines lines; placed layouts add objects.
+            if (data.objects.size() >= kMaxSharedLines)
+                throw LayoutPlacementError(
+                    fmt::format("{} shared lines and {} placed layouts: more than a run's {} "
+                                "objects",
+                                report.lines.size(), placed.size(), kMaxSharedLines));
             auto& type = *out.types.emplace_back(std::make_unique<engine::StructType>());
             type.name = "perf-c2c line";
             for (const std::uint32_t o : offsets)

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <unordered_set>
 
 namespace hitmap::perfc2c {
 
@@ -396,15 +397,21 @@ void parse_table(const std::vector<SourceLine>& lines, const Section& s, C2cRepo
                  TableLayout& layout) {
     const Header h = read_header(lines, s);
     layout = table_layout(h, report);
+    std::unordered_set<std::uint64_t> addresses;
     for (std::size_t i = h.rows_begin; i < s.end; ++i) {
         const SourceLine& l = lines[i];
         if (is_blank(l.text) || is_hash_line(l.text))
             continue;
+        // Refused at the first line too many, not after reading the rest of a large report.
+        if (report.lines.size() == kMaxSharedLines)
+            throw C2cParseError(l.number, fmt::format("more than {} shared lines, the most a run "
+                                                      "holds (perf prints this many only with "
+                                                      "--show-all)",
+                                                      kMaxSharedLines));
         report.lines.push_back(parse_table_row(l, h, layout));
-        for (std::size_t k = 0; k + 1 < report.lines.size(); ++k)
-            if (report.lines[k].address == report.lines.back().address)
-                throw C2cParseError(l.number, fmt::format("line {:#x} is in the table twice",
-                                                          report.lines.back().address));
+        if (!addresses.insert(report.lines.back().address).second)
+            throw C2cParseError(l.number, fmt::format("line {:#x} is in the table twice",
+                                                      report.lines.back().address));
     }
 }
 
@@ -709,18 +716,60 @@ Vendor detect_vendor(const Details& d) {
     return Vendor::unknown;
 }
 
-// Every Pareto block belongs to the table's line of that index and address.
-void check_pareto_lines(const C2cReport& r) {
-    if (r.lines.empty())
-        return;
-    for (const ParetoLine& p : r.pareto) {
-        const auto it = std::find_if(r.lines.begin(), r.lines.end(),
-                                     [&](const SharedLine& l) { return l.index == p.index; });
-        if (it == r.lines.end() || it->address != p.address)
-            throw C2cParseError(p.line, fmt::format("Pareto line {} at {:#x} is not line {} of the "
-                                                    "Shared Data Cache Line Table",
-                                                    p.index, p.address, p.index));
+// perf prints a Pareto block for every line of the table, in the table's order: print_pareto()
+// walks the same entries as the table, skipping the same filtered ones (tools/perf/builtin-c2c.c).
+// A block of another line mixes two reports; fewer blocks than lines is a report cut off inside
+// its Pareto, whose last lines would import without their offsets.
+void check_pareto_lines(const C2cReport& r, std::size_t last_line) {
+    for (std::size_t k = 0; k < r.pareto.size(); ++k) {
+        const ParetoLine& p = r.pareto[k];
+        if (k == r.lines.size())
+            throw C2cParseError(p.line, fmt::format("Pareto line {} at {:#x} is not in the Shared "
+                                                    "Data Cache Line Table ({} lines)",
+                                                    p.index, p.address, r.lines.size()));
+        const SharedLine& l = r.lines[k];
+        if (p.index != l.index || p.address != l.address)
+            throw C2cParseError(p.line, fmt::format("the Pareto's block {} is line {} at {:#x}, "
+                                                    "not the table's line {} at {:#x}",
+                                                    k, p.index, p.address, l.index, l.address));
     }
+    if (r.pareto.size() < r.lines.size())
+        throw C2cParseError(last_line, fmt::format("the report ends after the Pareto of {} of the "
+                                                   "table's {} lines: it is cut off",
+                                                   r.pareto.size(), r.lines.size()));
+}
+
+// perf_c2c__hists_fprintf() prints the first three sections always, the last two unless --stats
+// (reference/c2c.md §1.4), so a report without one of them ends early: a cut-off copy, whose
+// missing counts would be stored as zeros.
+void check_complete(const C2cReport& r, const std::map<std::string, std::size_t>& seen,
+                    std::size_t last_line) {
+    const auto cut_before = [&](std::string_view section) {
+        return C2cParseError(
+            last_line,
+            fmt::format("the report ends before its {} section: it is cut off", section));
+    };
+    for (const std::string_view title : {kSharedTitle, kDetailsTitle})
+        if (!seen.contains(std::string(title)))
+            throw cut_before(title);
+    const bool table = seen.contains(std::string(kTableTitle));
+    const bool pareto = seen.contains(std::string(kParetoTitle));
+    if (table && !pareto)
+        throw cut_before(kParetoTitle);
+    if (pareto && !table)
+        throw C2cParseError(
+            seen.at(std::string(kParetoTitle)),
+            fmt::format("a {} section without a {} section", kParetoTitle, kTableTitle));
+    // The statistics perf prints in every version that the import counts on: the trace's
+    // records and HITMs, and the last line of the details, which a --stats report ends with.
+    for (const std::string_view label : {"Total records", "Load Local HITM", "Load Remote HITM"})
+        if (!r.trace_stat(label))
+            throw C2cParseError(seen.at(std::string(kTraceTitle)),
+                                fmt::format("the {} section has no '{}' line", kTraceTitle, label));
+    if (!r.details.grouping)
+        throw C2cParseError(
+            seen.at(std::string(kDetailsTitle)),
+            fmt::format("the {} section has no 'Cacheline data grouping' line", kDetailsTitle));
 }
 
 std::vector<SourceLine> all_lines(std::string_view text) {
@@ -782,7 +831,11 @@ C2cReport parse_c2c_report(std::string_view text) {
                 {s.title_line, fmt::format("section '{}' is not imported", s.title)});
         }
     }
-    check_pareto_lines(report);
+    const auto last = std::find_if(lines.rbegin(), lines.rend(),
+                                   [](const SourceLine& l) { return !is_blank(l.text); });
+    const std::size_t last_line = last->number; // a section title at least
+    check_complete(report, seen, last_line);
+    check_pareto_lines(report, last_line);
     report.stats_only = !table && !pareto;
     report.layout = detect_layout(report, table, groupping);
     report.vendor = detect_vendor(report.details);

@@ -219,6 +219,27 @@ TEST(CliPerfC2c, OtherPerfOutputsAreRefusedWithOneLine) {
     EXPECT_FALSE(std::filesystem::exists(db)); // refused before the database is opened
 }
 
+// An import reads at most 128 MiB: /dev/zero, which never ends, was read until memory ran out; a
+// regular file is refused by its size before a byte of it is read (this one is sparse, all NULs).
+TEST(CliPerfC2c, InputLargerThanAnImportReadsIsRefusedInOneLine) {
+    TempDir dir;
+    const auto db = dir / "c2c.db";
+    const auto large = dir / "large.txt";
+    std::ofstream(large).close();
+    std::filesystem::resize_file(large, (std::uintmax_t{128} << 20) + 1);
+    for (const char* importer : {"perf-c2c", "lockstat", "perf-lock"})
+        for (const std::string& file : {std::string("/dev/zero"), large.string()}) {
+            SCOPED_TRACE(fmt::format("{} {}", importer, file));
+            const CliResult r =
+                run_cli({"import", importer, file, "--db", db.string()}, dir.path());
+            EXPECT_EQ(r.status, 1);
+            EXPECT_EQ(r.err, fmt::format("hitmap-collect: error: cannot import {}: it holds more "
+                                         "than the 128 MiB an import reads\n",
+                                         file));
+        }
+    EXPECT_FALSE(std::filesystem::exists(db));
+}
+
 TEST(CliPerfC2c, MalformedRowIsRefusedWithItsLineAndNothingStored) {
     HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
     TempDir dir;

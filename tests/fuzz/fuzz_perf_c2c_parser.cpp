@@ -4,7 +4,6 @@
 #include "collector/perfc2c/errors.hpp"
 #include "collector/perfc2c/report_parser.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -14,16 +13,19 @@ namespace {
 
 using namespace hitmap::perfc2c;
 
-// Every Pareto block names a line of the table (when there is one), every offset lies in a
-// double cacheline, and --stats output has neither.
+// The Pareto has a block per line of the table, in its order, and --stats output has neither;
+// there are at most kMaxSharedLines lines, every offset lies in a double cacheline, and the
+// trace's HITM counts the import relies on are there.
 void check(const C2cReport& r) {
     if (r.stats_only && (!r.lines.empty() || !r.pareto.empty()))
         std::abort();
-    for (const ParetoLine& p : r.pareto) {
-        if (!r.lines.empty() &&
-            std::none_of(r.lines.begin(), r.lines.end(), [&](const SharedLine& l) {
-                return l.index == p.index && l.address == p.address;
-            }))
+    if (r.pareto.size() != r.lines.size() || r.lines.size() > kMaxSharedLines)
+        std::abort();
+    if (!r.trace_stat("Load Local HITM") || !r.trace_stat("Load Remote HITM"))
+        std::abort();
+    for (std::size_t k = 0; k < r.pareto.size(); ++k) {
+        const ParetoLine& p = r.pareto[k];
+        if (p.index != r.lines[k].index || p.address != r.lines[k].address)
             std::abort();
         for (const ParetoRow& row : p.rows)
             if (row.offset >= 128 || row.symbol.empty() || row.object.empty())

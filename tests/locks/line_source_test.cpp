@@ -24,6 +24,14 @@ TEST(LineSource, StripsQuotePrefixesOfAnyDepthAndCarriageReturns) {
     EXPECT_EQ(lines[4].number, 5u);
 }
 
+TEST(LineSource, AUtf8ByteOrderMarkIsNoPartOfTheFirstLine) {
+    const auto lines = all(LineSource("\xEF\xBB\xBFlock_stat version 0.4\n\xEF\xBB\xBFx\n"));
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].text, "lock_stat version 0.4");
+    EXPECT_EQ(lines[0].number, 1u);
+    EXPECT_EQ(lines[1].text, "\xEF\xBB\xBFx"); // inside the text it is a character like another
+}
+
 TEST(LineSource, StripsTheNumbersOfAConsecutivelyNumberedListing) {
     // As in Documentation/locking/lockstat.rst: "  01 ...", "  02----", a bare "  05".
     const auto lines = all(LineSource("  01 lock_stat version 0.4\n  02-----\n  03   x y\n  04\n"));

@@ -127,6 +127,22 @@ std::size_t refused_line(std::string_view text) {
     return 0;
 }
 
+// A file saved by an editor that starts it with a UTF-8 byte order mark reads as without it: the
+// lock_stat version line is that, not a caption, and a perf lock table's caption has no mark.
+TEST(LockImport, AByteOrderMarkBeforeTheFirstLineIsSkipped) {
+    const std::string bom = "\xEF\xBB\xBF";
+    for (const char* name :
+         {"lockstat-lkml-2009-kamezawa-v0.3.txt", "perf-lock-contention-csv-2023.txt"}) {
+        SCOPED_TRACE(name);
+        LOAD_LOCK_FIXTURE(name);
+        const auto plain = parse_lock_text(text);
+        const auto marked = parse_lock_text(bom + text);
+        ASSERT_EQ(testing::class_counts(marked), testing::class_counts(plain));
+        EXPECT_EQ(marked[0].caption, plain[0].caption);
+        EXPECT_EQ(marked[0].version, plain[0].version);
+    }
+}
+
 TEST(CheckText, TakesUtf8TabsAndCrLfLineEnds) {
     EXPECT_EQ(refused_line("a\tb\r\nname \xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x92\n"), 0u);
     EXPECT_EQ(refused_line(""), 0u);

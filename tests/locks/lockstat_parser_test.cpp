@@ -323,6 +323,26 @@ TEST(LockStatText, ProseAroundTablesIsSkippedAndSignaturesAreNotSeparators) {
     EXPECT_EQ(reports[0].caption, "results: see below");
 }
 
+// A header quoted before a table's caption (a mail explaining the columns) was a table of its own
+// and imported as an empty run. A header or rule without rows is no table unless a version line
+// says it is /proc/lock_stat, which prints no row while nothing was counted (lock_stat off, or
+// just cleared: seq_stats() in kernel/locking/lockdep_proc.c prints a class only once it has
+// hold times).
+TEST(LockStatText, AHeaderWithoutRowsBeforeACaptionIsNoTable) {
+    const std::string header =
+        "                              class name    con-bounces    contentions   waittime-min "
+        "  waittime-max waittime-total    acq-bounces   acquisitions   holdtime-min   "
+        "holdtime-max holdtime-total\n";
+    const auto reports = parse_lock_stat(header + "\nMy testcase:\n" + std::string(kKamezawa));
+    ASSERT_EQ(class_counts(reports), std::vector<std::size_t>{1});
+    EXPECT_EQ(reports[0].caption, "My testcase:");
+    EXPECT_TRUE(parse_lock_stat(header).empty());
+    // With its version line, it is what /proc/lock_stat prints when nothing was counted.
+    const auto empty = parse_lock_stat("lock_stat version 0.3\n" + header);
+    ASSERT_EQ(class_counts(empty), std::vector<std::size_t>{0});
+    EXPECT_EQ(empty[0].version, "0.3");
+}
+
 TEST(LockStatText, QuotedKernelBacktracesAreProse) {
     const std::string oops = "Call Trace:\n [<ffffffff8103bfc4>] task_rq_lock+0x43/0x75\n"
                              " [<ffffffff8104ba65>] try_to_wake_up+0x127/0x25a\n";

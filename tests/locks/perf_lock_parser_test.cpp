@@ -252,6 +252,34 @@ TEST(PerfLockErrors, BadRowsNameTheirLine) {
     expect_perf_error("  Name   acquired  contended\n  foo  12  x3\n", 2, "contended is \"x3\"");
 }
 
+// A row with total and max wait swapped was stored as is: the longest wait of a lock can exceed
+// neither all its waits together nor be shorter than their mean or the shortest of them.
+TEST(PerfLockErrors, ImpossibleWaitsAreRefusedAtTheirLine) {
+    const std::string header =
+        "# perf lock con -ab sleep 1\n contended   total wait     max wait     avg wait         "
+        "type   caller\n\n";
+    expect_perf_error(header + "       238     29.20 us      1.41 ms      5.94 us     spinlock   "
+                               "update_blocked_averages+0x4c\n",
+                      4,
+                      "max wait 1410000 ns is more than total wait 29200 ns, which no lock can "
+                      "have (columns swapped?)");
+    expect_perf_error(header + "       238      1.41 ms      5.94 us     29.20 us     spinlock   "
+                               "update_blocked_averages+0x4c\n",
+                      4, "avg wait 29200 ns is more than max wait 5940 ns");
+    expect_perf_error("# output: contended, total wait, max wait, avg wait, type, caller\n"
+                      "19, 21415, 194232, 10222, spinlock, process_one_work+0x1f0\n",
+                      2, "max wait 194232 ns is more than total wait 21415 ns");
+    expect_perf_error("                Name   acquired  contended   avg wait (ns) total wait (ns) "
+                      "  max wait (ns)   min wait (ns)\n\n"
+                      "        jiffies_lock        433         32            2778           88908 "
+                      "            692           13570\n",
+                      3, "min wait 13570 ns is more than avg wait 2778 ns");
+    // Equal times are possible: one wait is its own mean, longest, shortest and total.
+    EXPECT_EQ(class_counts(parse_perf_lock(header + "         1    902.08 us    902.08 us    "
+                                                    "902.08 us      rwsem:R   f+0x1d\n")),
+              std::vector<std::size_t>{1});
+}
+
 TEST(PerfLockText, AnotherCsvSeparator) {
     const auto reports =
         parse_perf_lock("# output: contended; total wait; pid; comm\n3; 900; 42; my task; x\n");

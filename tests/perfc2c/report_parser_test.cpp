@@ -28,6 +28,11 @@ std::uint64_t stated_shared_hitm(const C2cReport& r) {
                                       *r.shared_stat("Store HITs on shared lines"));
 }
 
+std::size_t line_of(const std::string& text, const std::string& what) {
+    const std::size_t at = text.find(what);
+    return static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+}
+
 C2cReport fixture(const std::filesystem::path& dir, const char* name) {
     return parse_c2c_report(read_file(dir / name));
 }
@@ -209,6 +214,18 @@ TEST(PerfC2cFixtures, AmdIbsReadsEveryColumnOfItsLineAndRows) {
     EXPECT_EQ(b.cpu_count, 10u);
 }
 
+// An editor's UTF-8 byte order mark before the first rule hid the Trace Event Information title,
+// and the report was refused as not one.
+TEST(PerfC2cFixtures, AByteOrderMarkBeforeTheReportIsSkipped) {
+    HITMAP_REQUIRE_SHARED(dir, "fixtures/c2c");
+    const std::string text = read_file(dir / "perfgo-false-sharing-amd-ibs-example.txt");
+    const C2cReport r = parse_c2c_report("\xEF\xBB\xBF" + text);
+    EXPECT_EQ(r.total_hitm(), 2096u);
+    ASSERT_EQ(r.lines.size(), 1u);
+    EXPECT_EQ(r.lines[0].address, 0x20ea08034080u);
+    EXPECT_TRUE(r.notes.empty());
+}
+
 TEST(PerfC2cFixtures, StatsOnlyReportHasTotalsAndNoLines) {
     HITMAP_REQUIRE_SHARED(dir, "fixtures/c2c");
     const C2cReport r = fixture(dir, "redhatperf-type-pollution-stats-only.txt");
@@ -243,6 +260,61 @@ TEST(PerfC2cFixtures, OtherPerfOutputsAreRefusedByName) {
     }
 }
 
+// The first `n` lines of `text`.
+std::string first_lines(const std::string& text, std::size_t n) {
+    std::size_t end = 0;
+    for (std::size_t k = 0; k < n; ++k)
+        end = text.find('\n', end) + 1;
+    return text.substr(0, end);
+}
+
+// A copy cut after its sixth line imported as "HITM 0": the Trace Event Information had only its
+// first three statistics, and every count the text did not reach was stored as a zero.
+TEST(PerfC2cFixtures, AReportCutAfterSixLinesIsRefusedWhereItEnds) {
+    HITMAP_REQUIRE_SHARED(dir, "fixtures/c2c");
+    const std::string text = read_file(dir / "perfgo-false-sharing-amd-ibs-example.txt");
+    try {
+        parse_c2c_report(first_lines(text, 6));
+        FAIL() << "parsed";
+    } catch (const C2cParseError& e) {
+        EXPECT_EQ(e.line(), 6u);
+        EXPECT_EQ(e.reason(), "the report ends before its Global Shared Cache Line Event "
+                              "Information section: it is cut off");
+    }
+}
+
+// Cut at any line before its last Pareto banner, each real report is refused, but where it reads
+// as the --stats report it starts with: only the rows of its last line's block can go unnoticed,
+// as perf prints nothing after them.
+TEST(PerfC2cFixtures, EveryCutBeforeTheLastParetoBannerIsRefused) {
+    HITMAP_REQUIRE_SHARED(dir, "fixtures/c2c");
+    for (const char* name :
+         {"perfgo-false-sharing-amd-ibs-example.txt", "joemario-c2c-blog-example-2016.txt"}) {
+        SCOPED_TRACE(name);
+        const std::string text = read_file(dir / name);
+        const C2cReport whole = parse_c2c_report(text);
+        ASSERT_FALSE(whole.pareto.empty());
+        const std::size_t last_banner = whole.pareto.back().line;
+        // The details' last line, and the blank line after it.
+        const std::size_t stats_end = line_of(text, "Cacheline data grou");
+        for (std::size_t n = 1; n <= last_banner; ++n) {
+            SCOPED_TRACE(n);
+            const std::string cut = first_lines(text, n);
+            if (n == stats_end || n == stats_end + 1) {
+                EXPECT_TRUE(parse_c2c_report(cut).stats_only);
+                continue;
+            }
+            try {
+                parse_c2c_report(cut);
+                ADD_FAILURE() << "parsed";
+            } catch (const C2cParseError&) {
+            } catch (const NotAC2cReport&) { // cut before its first section's title
+                EXPECT_LT(n, 3u);
+            }
+        }
+    }
+}
+
 // ---- synthetic reports --------------------------------------------------------------------
 
 std::string trace_section(bool current) {
@@ -256,37 +328,11 @@ std::string trace_section(bool current) {
     return s + "\n";
 }
 
-std::string details_section(const std::string& events, const std::string& sort_on) {
-    return section("c2c details") + "  Events                            : " + events + "\n" +
-           "  Cachelines sort on                : " + sort_on + "\n" +
-           "  Cacheline data grouping           : offset,iaddr\n\n";
-}
-
-// The current HITM table header (the AMD fixture's columns).
-std::string hitm_table_header() {
-    return table_header({{"", "Index", 5},
-                         {"-Cacheline", "Address", 18},
-                         {"-Cacheline", "Node", 4},
-                         {"-Cacheline", "PA cnt", 6},
-                         {"Tot", "Hitm", 7},
-                         {"-Load Hitm", "Total", 7},
-                         {"-Load Hitm", "LclHitm", 7},
-                         {"-Load Hitm", "RmtHitm", 7},
-                         {"Total", "records", 7},
-                         {"Total", "Loads", 7},
-                         {"Total", "Stores", 7},
-                         {"-Stores", "L1Hit", 7},
-                         {"-Stores", "L1Miss", 7},
-                         {"-Stores", "N/A", 7},
-                         {"-Core Load Hit", "FB", 7},
-                         {"-Core Load Hit", "L1", 7},
-                         {"-Core Load Hit", "L2", 7},
-                         {"-LLC Load Hit", "LclHit", 8},
-                         {"-LLC Load Hit", "LclHitm", 7},
-                         {"-RMT Load Hit", "RmtHit", 8},
-                         {"-RMT Load Hit", "RmtHitm", 7},
-                         {"-Load Dram", "Lcl", 8},
-                         {"-Load Dram", "Rmt", 8}});
+// Two shared lines of 42 HITMs and 100 stores in all.
+std::string shared_section() {
+    return section("Global Shared Cache Line Event Information") +
+           stat_line("Total Shared Cache Lines", 2) + stat_line("Store HITs on shared lines", 100) +
+           stat_line("Total Merged records", 142) + "\n";
 }
 
 const std::string kHitmRow0 = "      0      0x7f0000001000     0       2   71.43%       30       "
@@ -298,15 +344,39 @@ const std::string kHitmRow1 = "      1      0x7f0000002000     0       1   28.57
                               "      0       20        0         8       10        0        2     "
                               "   0        0\n";
 
-std::string hitm_report(const std::string& row0, const std::string& extra_section = "") {
-    return trace_section(true) + details_section("cpu/mem-loads,ldlat=30/P", "Total HITMs") +
-           extra_section + section("Shared Data Cache Line Table") + hitm_table_header() + row0 +
-           kHitmRow1 + "\n";
+// The Pareto blocks of kHitmRow0 and kHitmRow1: a row each, at offset 0.
+const std::string kHitmBlock0 =
+    "  ----------------------------------------------------------------------\n"
+    "      0       10       20       15        5        0      0x7f0000001000\n"
+    "  ----------------------------------------------------------------------\n"
+    "         100.00%  100.00%  100.00%  100.00%    0.00%                 0x0     0       1  "
+    "          0x401000       310       120        95      100         4  [.] f  bench  "
+    "bench.c:1  0\n\n";
+const std::string kHitmBlock1 =
+    "  ----------------------------------------------------------------------\n"
+    "      1        2       10        0        0        0      0x7f0000002000\n"
+    "  ----------------------------------------------------------------------\n"
+    "         100.00%  100.00%    0.00%    0.00%    0.00%                 0x0     0       1  "
+    "          0x401010       300       110        90       40         2  [.] g  bench  "
+    "bench.c:2  0\n\n";
+
+// The statistics sections, then `extra_section`.
+std::string hitm_stats(const std::string& extra_section = "") {
+    return trace_section(true) + shared_section() +
+           details_section("cpu/mem-loads,ldlat=30/P", "Total HITMs") + extra_section;
 }
 
-std::size_t line_of(const std::string& text, const std::string& what) {
-    const std::size_t at = text.find(what);
-    return static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+std::string hitm_table(const std::string& row0) {
+    return section("Shared Data Cache Line Table") + current_table_header() + row0 + kHitmRow1 +
+           "\n";
+}
+
+std::string hitm_pareto(const std::string& blocks) {
+    return section("Shared Cache Line Distribution Pareto") + current_pareto_header() + blocks;
+}
+
+std::string hitm_report(const std::string& row0, const std::string& extra_section = "") {
+    return hitm_stats(extra_section) + hitm_table(row0) + hitm_pareto(kHitmBlock0 + kHitmBlock1);
 }
 
 TEST(PerfC2cSynthetic, CurrentHitmTableReadsFromItsHeader) {
@@ -365,12 +435,7 @@ TEST(PerfC2cSynthetic, UnknownSectionIsANoteAndTheRestIsRead) {
 }
 
 TEST(PerfC2cSynthetic, Stats2020WithoutBlockedOrPeerLines) {
-    const std::string text = trace_section(false) +
-                             section("Global Shared Cache Line Event "
-                                     "Information") +
-                             "  Total Shared Cache Lines          :          2\n"
-                             "  Store HITs on shared lines        :        100\n"
-                             "  Total Merged records              :        142\n\n" +
+    const std::string text = trace_section(false) + shared_section() +
                              details_section("cpu/mem-loads,ldlat=30/P", "Total HITMs");
     const C2cReport r = parse_c2c_report(text);
     EXPECT_TRUE(r.stats_only);
@@ -382,52 +447,12 @@ TEST(PerfC2cSynthetic, Stats2020WithoutBlockedOrPeerLines) {
 // of "Load Hitm", and a Pareto of "Peer Snoop" percentages and peer cycles.
 std::string peer_report() {
     const std::string table =
-        table_header({{"", "Index", 5},
-                      {"-Cacheline", "Address", 18},
-                      {"-Cacheline", "Node", 4},
-                      {"-Cacheline", "PA cnt", 6},
-                      {"Peer", "Snoop", 7},
-                      {"-Load Peer", "Total", 7},
-                      {"-Load Peer", "Local", 7},
-                      {"-Load Peer", "Remote", 7},
-                      {"Total", "records", 7},
-                      {"Total", "Loads", 7},
-                      {"Total", "Stores", 7},
-                      {"-Stores", "L1Hit", 7},
-                      {"-Stores", "L1Miss", 7},
-                      {"-Stores", "N/A", 7},
-                      {"-Core Load Hit", "FB", 7},
-                      {"-Core Load Hit", "L1", 7},
-                      {"-Core Load Hit", "L2", 7},
-                      {"-LLC Load Hit", "LclHit", 8},
-                      {"-LLC Load Hit", "LclHitm", 7},
-                      {"-RMT Load Hit", "RmtHit", 8},
-                      {"-RMT Load Hit", "RmtHitm", 7},
-                      {"-Load Dram", "Lcl", 8},
-                      {"-Load Dram", "Rmt", 8}}) +
+        current_table_header(true) +
         "      0      0xffff000010c0     0       3   80.00%       50       20       30      400  "
         "    300      100        0        0      100       10      150        5        60        "
         "0       70        0         5        0\n\n";
     const std::string pareto =
-        table_header({{"", "Num", 5},
-                      {"-Peer Snoop", "Rmt", 7},
-                      {"-Peer Snoop", "Lcl", 7},
-                      {"-Store Refs", "L1 Hit", 7},
-                      {"-Store Refs", "L1 Miss", 7},
-                      {"-Store Refs", "N/A", 7},
-                      {"-Data address", "Offset", 18},
-                      {"-Data address", "Node", 4},
-                      {"-Data address", "PA cnt", 6},
-                      {"", "Code address", 18},
-                      {"-cycles", "rmt peer", 8},
-                      {"-cycles", "lcl peer", 8},
-                      {"-cycles", "load", 8},
-                      {"Total", "records", 7},
-                      {"cpu", "cnt", 8},
-                      {"", "Symbol", 20},
-                      {"Shared", "Object", 8},
-                      {"", "Source:Line", 11},
-                      {"", "Node", 4}}) +
+        current_pareto_header(true) +
         "  ----------------------------------------------------------------------\n"
         "      0       30       20        0        0      100      0xffff000010c0\n"
         "  ----------------------------------------------------------------------\n"
@@ -437,7 +462,7 @@ std::string peer_report() {
         "          40.00%   50.00%    0.00%    0.00%   60.00%              0x10     0       1  "
         "    0xaaaa00400a40       290       110        90      240         4  [.] worker_loop  "
         " bench  bench.c:47  0\n\n";
-    return trace_section(true) +
+    return trace_section(true) + shared_section() +
            details_section(
                "arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,min_latency=30/",
                "Peer Snoop") +
@@ -498,6 +523,89 @@ TEST(PerfC2cSynthetic, MailQuotedAndCrlfTextReads) {
     const C2cReport r = parse_c2c_report(quoted);
     EXPECT_EQ(r.lines.size(), 2u);
     EXPECT_EQ(r.lines[0].hitm(), 30u);
+}
+
+// C2cParseError's line and reason for `text`, or {0, ""} when it parses.
+std::pair<std::size_t, std::string> refusal(const std::string& text) {
+    try {
+        parse_c2c_report(text);
+    } catch (const C2cParseError& e) {
+        return {e.line(), e.reason()};
+    }
+    return {0, ""};
+}
+
+// perf prints a Pareto block for each line of the table, in the table's order; a Pareto of other
+// lines, or of fewer, was taken.
+TEST(PerfC2cSynthetic, ParetoBlocksAreTheTablesLinesInOrder) {
+    const std::string swapped =
+        hitm_stats() + hitm_table(kHitmRow0) + hitm_pareto(kHitmBlock1 + kHitmBlock0);
+    EXPECT_EQ(refusal(swapped),
+              std::pair(line_of(swapped, "      1        2       10"),
+                        std::string("the Pareto's block 0 is line 1 at 0x7f0000002000, not the "
+                                    "table's line 0 at 0x7f0000001000")));
+
+    const std::string cut = hitm_stats() + hitm_table(kHitmRow0) + hitm_pareto(kHitmBlock0);
+    EXPECT_EQ(refusal(cut), std::pair(line_of(cut, "bench.c:1"),
+                                      std::string("the report ends after the Pareto of 1 of the "
+                                                  "table's 2 lines: it is cut off")));
+
+    std::string block2 = kHitmBlock1;
+    block2.replace(block2.find("      1        2"), 16, "      2        2");
+    block2.replace(block2.find("0x7f0000002000"), 14, "0x7f0000003000");
+    const std::string extra = hitm_report(kHitmRow0) + block2;
+    EXPECT_EQ(refusal(extra), std::pair(line_of(extra, "      2        2"),
+                                        std::string("Pareto line 2 at 0x7f0000003000 is not in the "
+                                                    "Shared Data Cache Line Table (2 lines)")));
+}
+
+// A report's sections are all there, or it is cut off: each of these was imported with what it
+// lacked as zeros.
+TEST(PerfC2cSynthetic, AReportWithoutASectionPerfAlwaysPrintsIsCutOff) {
+    const std::string no_pareto = hitm_stats() + hitm_table(kHitmRow0);
+    EXPECT_EQ(refusal(no_pareto),
+              std::pair(line_of(no_pareto, "0x7f0000002000"),
+                        std::string("the report ends before its Shared Cache Line Distribution "
+                                    "Pareto section: it is cut off")));
+
+    const std::string no_details = trace_section(true) + shared_section();
+    EXPECT_EQ(refusal(no_details).second,
+              "the report ends before its c2c details section: it is cut off");
+
+    // Cut inside the details, before the line a --stats report ends with.
+    const std::string events_only = trace_section(true) + shared_section() +
+                                    section("c2c details") +
+                                    "  Events                            : ibs_op//\n";
+    EXPECT_EQ(refusal(events_only),
+              std::pair(line_of(events_only, "c2c details"),
+                        std::string("the c2c details section has no 'Cacheline data grouping' "
+                                    "line")));
+
+    // Statistics perf prints in every version, without which the import counted no HITM.
+    std::string no_hitm = hitm_report(kHitmRow0);
+    const std::size_t hitm_line = no_hitm.find("  Load Local HITM");
+    no_hitm.erase(hitm_line, no_hitm.find('\n', hitm_line) + 1 - hitm_line);
+    EXPECT_EQ(refusal(no_hitm),
+              std::pair(std::size_t{2}, std::string("the Trace Event Information section has no "
+                                                    "'Load Local HITM' line")));
+
+    const std::string pareto_only = hitm_stats() + hitm_pareto(kHitmBlock0 + kHitmBlock1);
+    EXPECT_EQ(refusal(pareto_only),
+              std::pair(line_of(pareto_only, "Distribution Pareto"),
+                        std::string("a Shared Cache Line Distribution Pareto section without a "
+                                    "Shared Data Cache Line Table section")));
+}
+
+// A run holds kMaxSharedLines objects: a table of more lines is refused at the first line too
+// many while it is read, not after the whole report was parsed and mapped.
+TEST(PerfC2cSynthetic, ATableOfMoreLinesThanARunHoldsIsRefusedAtTheFirstLineTooMany) {
+    const std::string text = synthetic_report(kMaxSharedLines + 1, 1);
+    const std::string first_too_many =
+        fmt::format("  {:>5}  {:>#18x}", kMaxSharedLines, 0x7f0000000000u + 64 * kMaxSharedLines);
+    EXPECT_EQ(refusal(text), std::pair(line_of(text, first_too_many),
+                                       std::string("more than 65536 shared lines, the most a run "
+                                                   "holds (perf prints this many only with "
+                                                   "--show-all)")));
 }
 
 TEST(PerfC2cSynthetic, TextWithoutSectionsIsNotAReport) {

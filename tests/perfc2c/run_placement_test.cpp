@@ -63,21 +63,30 @@ TEST(PerfC2cRunPlacement, UncoveredLayoutsAreKeptOrRefusedAsAsked) {
 }
 
 TEST(PerfC2cRunPlacement, NanSharesOfNoLlcMissIsNoStatistic) {
-    const std::string text = section("Trace Event Information") +
-                             "  Total records                     :          0\n"
-                             "  Load LLC Misses                   :          0\n"
-                             "  LLC Misses to Local DRAM          :       -nan%\n"
-                             "  LLC Misses to Remote DRAM         :        nan%\n"
-                             "  Store Operations                  :          0\n";
-    const C2cReport r = parse_c2c_report(text);
+    const auto stats = [](const std::string& local_dram_share) {
+        return section("Trace Event Information") + stat_line("Total records", 0) +
+               stat_line("Load Local HITM", 0) + stat_line("Load Remote HITM", 0) +
+               stat_line("Load LLC Misses", 0) +
+               "  LLC Misses to Local DRAM          :       " + local_dram_share + "\n" +
+               "  LLC Misses to Remote DRAM         :        nan%\n" +
+               stat_line("Store Operations", 0) + "\n" +
+               section("Global Shared Cache Line Event Information") +
+               stat_line("Total Shared Cache Lines", 0) + "\n" +
+               details_section("cpu-clock", "Total HITMs");
+    };
+    const C2cReport r = parse_c2c_report(stats("-nan%"));
     EXPECT_EQ(r.trace_stat("Total records"), 0.0);
     EXPECT_EQ(r.trace_stat("Store Operations"), 0.0);
     EXPECT_FALSE(r.trace_stat("LLC Misses to Local DRAM"));
     EXPECT_FALSE(r.trace_stat("LLC Misses to Remote DRAM"));
-    // Anything else that is not a percentage is still refused.
-    EXPECT_THROW(parse_c2c_report(section("Trace Event Information") +
-                                  "  LLC Misses to Local DRAM          :        inf%\n"),
-                 C2cParseError);
+    // Anything else that is not a percentage is still refused, at its line.
+    try {
+        parse_c2c_report(stats("inf%"));
+        ADD_FAILURE() << "parsed";
+    } catch (const C2cParseError& e) {
+        EXPECT_EQ(e.line(), 8u);
+        EXPECT_EQ(e.reason(), "LLC Misses to Local DRAM 'inf%' is not a percentage");
+    }
 }
 
 } // namespace
