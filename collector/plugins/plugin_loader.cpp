@@ -23,34 +23,37 @@ std::string dl_error() {
     return e ? e : "unknown dlopen error";
 }
 
-// dlopen in a child first: the dynamic loader trusts the file's dynamic section, and a damaged
-// or crafted one that passes the header check (plugin_file.hpp) can still crash it (a 176-byte
-// ET_DYN with an empty PT_DYNAMIC does, with SIGSEGV). The child dies instead of hitmap. Plugins
-// are loaded while the command line is parsed, before any thread starts, so the fork is safe.
-// The plugin's static initialisers run in the child too (documented in plugin_api.hpp).
-void probe_in_child(const std::filesystem::path& path, const std::filesystem::path& file) {
+// The whole load (dlopen, the entry points, the registration) tried in a child first: the
+// dynamic loader trusts the file's dynamic section and symbol table, and a damaged or crafted one
+// that passes the header check (plugin_file.hpp) can still crash it (a 176-byte ET_DYN with an
+// empty PT_DYNAMIC does, with SIGSEGV) or bind an entry point to garbage (bytes flipped in the
+// symbol table). The child dies instead of hitmap; a refusal is left for the real load to word.
+// Plugins are loaded while the command line is parsed, before any thread starts, so the fork is
+// safe. The plugin's static initialisers and registration run in the child too (plugin_api.hpp).
+template <typename Load> void try_in_child(const std::filesystem::path& path, const Load& load) {
     const pid_t child = ::fork();
     if (child < 0)
         throw PluginError(fmt::format("plugin {}: cannot fork to try loading it: {}", path.string(),
                                       std::strerror(errno)));
-    if (child == 0)
-        ::_exit(dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL) ? 0 : 1);
+    if (child == 0) {
+        try {
+            load();
+        } catch (...) {
+            ::_exit(1);
+        }
+        ::_exit(0);
+    }
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     if (WIFSIGNALED(status))
-        throw PluginError(fmt::format("plugin {}: the dynamic loader crashed on it ({}): a damaged "
-                                      "or foreign library",
+        throw PluginError(fmt::format("plugin {}: loading it crashed a trial process ({}): a "
+                                      "damaged or foreign library",
                                       path.string(), strsignal(WTERMSIG(status))));
 }
 
-} // namespace
-
-void load_plugin(const std::filesystem::path& path) {
-    check_plugin_file(path);
-    // dlopen searches the library path for a bare name; the user named a file.
-    const std::filesystem::path file = path.has_parent_path() ? path : "." / path;
-    probe_in_child(path, file);
+// dlopen, the ABI check and the registration, in this process.
+void load(const std::filesystem::path& path, const std::filesystem::path& file) {
     // RTLD_NOW: a plugin with an unresolved symbol fails here, not in the middle of a run.
     void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle)
@@ -84,6 +87,16 @@ void load_plugin(const std::filesystem::path& path) {
     }
     if (registrar.added().empty())
         fail("registered nothing");
+}
+
+} // namespace
+
+void load_plugin(const std::filesystem::path& path) {
+    check_plugin_file(path);
+    // dlopen searches the library path for a bare name; the user named a file.
+    const std::filesystem::path file = path.has_parent_path() ? path : "." / path;
+    try_in_child(path, [&] { load(path, file); });
+    load(path, file);
 }
 
 } // namespace hitmap::plugins
