@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <string>
 #include <sys/wait.h>
@@ -30,26 +31,55 @@ std::string dl_error() {
 // symbol table). The child dies instead of hitmap; a refusal is left for the real load to word.
 // Plugins are loaded while the command line is parsed, before any thread starts, so the fork is
 // safe. The plugin's static initialisers and registration run in the child too (plugin_api.hpp).
+//
+// The child reports that it got through by writing one byte to a pipe, not by its exit status: a
+// sanitizer's runtime turns the crash into an ordinary exit (ThreadSanitizer 66, AddressSanitizer
+// 1, the status a refusal would have), and the parent then crashed the same way. Its standard
+// output and error go to /dev/null: that runtime's report, or a refusal the real load repeats.
 template <typename Load> void try_in_child(const std::filesystem::path& path, const Load& load) {
+    int pipe_fds[2];
+    if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
+        throw PluginError(fmt::format("plugin {}: cannot make a pipe to try loading it: {}",
+                                      path.string(), std::strerror(errno)));
     const pid_t child = ::fork();
-    if (child < 0)
+    if (child < 0) {
+        const int err = errno;
+        ::close(pipe_fds[0]);
+        ::close(pipe_fds[1]);
         throw PluginError(fmt::format("plugin {}: cannot fork to try loading it: {}", path.string(),
-                                      std::strerror(errno)));
+                                      std::strerror(err)));
+    }
     if (child == 0) {
+        ::close(pipe_fds[0]);
+        if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) {
+            ::dup2(null, STDOUT_FILENO);
+            ::dup2(null, STDERR_FILENO);
+        }
         try {
             load();
         } catch (...) {
-            ::_exit(1);
         }
-        ::_exit(0);
+        const char through = 1;
+        const bool told = ::write(pipe_fds[1], &through, 1) == 1;
+        ::_exit(told ? 0 : 1);
     }
+    ::close(pipe_fds[1]);
+    char through = 0;
+    ssize_t got = 0;
+    while ((got = ::read(pipe_fds[0], &through, 1)) < 0 && errno == EINTR) {
+    }
+    ::close(pipe_fds[0]);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    if (WIFSIGNALED(status))
-        throw PluginError(fmt::format("plugin {}: loading it crashed a trial process ({}): a "
-                                      "damaged or foreign library",
-                                      path.string(), strsignal(WTERMSIG(status))));
+    if (got == 1)
+        return;
+    const std::string how = WIFSIGNALED(status)
+                                ? std::string(strsignal(WTERMSIG(status)))
+                                : fmt::format("exit status {}", WEXITSTATUS(status));
+    throw PluginError(fmt::format("plugin {}: loading it crashed a trial process ({}): a "
+                                  "damaged or foreign library",
+                                  path.string(), how));
 }
 
 // dlopen, the ABI check and the registration, in this process.
