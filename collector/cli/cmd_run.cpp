@@ -174,9 +174,10 @@ void add_run_command(CLI::App& app) {
                     "Record timestamps: one rdtsc per operation (records spread over it) or "
                     "per access (exact, slower)")
         ->capture_default_str();
-    cmd->add_flag("--drop-trace", o->drop_trace,
-                  "Software c2c: store the cacheline tables but not the probe trace beside the "
-                  "database (about 20 MB per traced second); `predict` cannot replay the run");
+    cmd->add_flag(
+        "--drop-trace", o->drop_trace,
+        "Software c2c: store the cacheline tables but not the probe trace beside the "
+        "database (about 10 MB per thread and traced second); `predict` cannot replay the run");
     cmd->add_flag("--kernel-locks", o->kernel_locks,
                   "Trace the kernel's lock waits (lock:contention_begin/end) of the run's "
                   "threads; needs tracefs and root or CAP_PERFMON, else the report says why");
