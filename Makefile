@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure -j$(JOBS)
 DB ?= hitmap.db
 
-.PHONY: all deps configure build test test-unit test-sanitizers run clean format
+.PHONY: all deps configure build build-main test test-unit test-sanitizers run clean format
 
 all: build
 
@@ -18,10 +18,15 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
+# What the main job runs, the CLI and the app, without the tests and benchmarks `make test`
+# builds (CMake target hitmap-main).
+build-main: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target hitmap-main
+
 test: build
 	@scripts/run-tests $(BUILD)
 
-run: build
+run: build-main
 	@scripts/run-main $(BUILD) $(DB)
 
 format:

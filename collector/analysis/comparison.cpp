@@ -1,5 +1,6 @@
 #include "collector/analysis/comparison.hpp"
 
+#include "collector/analysis/story.hpp"
 #include "collector/report/c2c_report.hpp"
 
 #include <algorithm>
@@ -83,18 +84,26 @@ std::optional<std::int64_t> default_partner(const std::vector<store::RunRecord>&
                 kept[item.key()] = item.value();
         return kept;
     };
-    std::optional<std::int64_t> other_variant;
+    const engine::Story* story = story_of(self->workload);
+    const std::string* story_partner = !story                           ? nullptr
+                                       : self->variant == story->before ? &story->after
+                                       : self->variant == story->after  ? &story->before
+                                                                        : nullptr;
+    std::optional<std::int64_t> in_story, other_layout, other_variant;
     for (const auto& r : runs) {
         if (r.workload != self->workload || r.threads != self->threads ||
-            r.variant == self->variant || r.c2c_source == "predicted" ||
+            r.variant == self->variant || r.source != self->source ||
+            r.c2c_source != self->c2c_source || r.c2c_source == "predicted" ||
             r.status != store::RunStatus::complete)
             continue;
-        if (layouts(r) != layouts(*self))
-            return r.id;
+        if (story_partner && r.variant == *story_partner)
+            in_story = std::max(in_story.value_or(r.id), r.id);
+        if (!other_layout && layouts(r) != layouts(*self))
+            other_layout = r.id;
         if (!other_variant)
             other_variant = r.id;
     }
-    return other_variant;
+    return in_story ? in_story : other_layout ? other_layout : other_variant;
 }
 
 } // namespace hitmap::analysis

@@ -37,9 +37,11 @@ std::vector<FieldPair> field_pairs(const store::C2cData& before, const store::C2
 // after / before - 1; nullopt when either is unknown or before is not positive.
 std::optional<double> relative_change(std::optional<double> before, std::optional<double> after);
 
-// The run `run` is compared with by default: same workload and threads, complete, not a
-// prediction, another variant; one with another struct layout (a "layout." parameter) first,
-// since before/after padding is the question the comparison exists for.
+// The run `run` is compared with by default: same workload, threads, source and cacheline source
+// (a default pair never mixes sources), complete, not a prediction, another variant. The newest
+// run of the other side of the workload's story comes first (its "after" for its "before" and
+// back), then one with another struct layout (a "layout." parameter), since before/after
+// padding is the question the comparison exists for.
 std::optional<std::int64_t> default_partner(const std::vector<store::RunRecord>& runs,
                                             std::int64_t run);
 

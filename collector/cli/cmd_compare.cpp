@@ -52,9 +52,14 @@ void add_compare_command(CLI::App& app) {
                     "transfers, contentions, waits). Figures below 1 per 1k ops (waits: 1 ns/op) "
                     "on both sides are not gated. Simulated figures are exact; measured ones "
                     "with fewer than 3 runs a side get a noise warning");
-    cmd->add_option("--format", o->format, "text, md (for a CI step summary) or json")
-        ->check(CLI::IsMember({"text", "md", "json"}))
-        ->capture_default_str();
+    auto* format =
+        cmd->add_option("--format", o->format, "text, md (for a CI step summary) or json")
+            ->check(CLI::IsMember({"text", "md", "json"}))
+            ->capture_default_str();
+    // Every data command's --json (README): here the same as --format json.
+    cmd->add_flag_callback(
+           "--json", [o] { o->format = "json"; }, "Print JSON: --format json")
+        ->excludes(format);
     cmd->add_option("--limit", o->limit,
                     "Figures of each kind shown per group besides ops/s and the regressions "
                     "(0: all; json has all)")

@@ -49,9 +49,13 @@ void add_export_command(CLI::App& app) {
                                  "Run ids, e.g. 3,4 (two: compared, the first as before)");
     cmd->add_option("--workload", o->workload, "Every complete run of this workload")
         ->excludes(runs);
-    cmd->add_option("--format", o->format, "md, csv or json")
-        ->check(CLI::IsMember({"md", "csv", "json"}))
-        ->capture_default_str();
+    auto* format = cmd->add_option("--format", o->format, "md, csv or json")
+                       ->check(CLI::IsMember({"md", "csv", "json"}))
+                       ->capture_default_str();
+    // Every data command's --json (README): here the same as --format json.
+    cmd->add_flag_callback(
+           "--json", [o] { o->format = "json"; }, "Print JSON: --format json")
+        ->excludes(format);
     cmd->add_option("-o,--output", o->output,
                     "File to write (md, json; default or -: standard output) or folder (csv: "
                     "required)");

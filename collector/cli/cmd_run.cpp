@@ -27,6 +27,7 @@ struct RunOptions {
     std::string trace_mb = "64";
     std::string trace_window;
     std::string trace_clock = "operation";
+    bool drop_trace = false;
     bool kernel_locks = false;
     std::string model_cpus = "recorded";
     std::string progress = "auto";
@@ -75,6 +76,7 @@ collector::RunRequest make_request(const RunOptions& o) {
             fmt::format("unknown --c2c '{}' (auto, software, hardware, perf, off)", o.c2c));
     r.c2c.trace_bytes_per_thread = parse_megabytes(o.trace_mb);
     r.c2c.window = parse_trace_window(o.trace_window);
+    r.c2c.keep_trace = !o.drop_trace;
     if (o.trace_clock == "operation")
         r.c2c.clock = engine::TraceClock::operation;
     else if (o.trace_clock == "access")
@@ -114,8 +116,9 @@ collector::RunRequest make_request(const RunOptions& o) {
 
 } // namespace
 
-void execute_and_report(const collector::RunRequest& request, const std::string& db_path,
-                        collector::ProgressStyle style, bool json) {
+std::vector<collector::RunSummary> execute_runs(const collector::RunRequest& request,
+                                                const std::string& db_path,
+                                                collector::ProgressStyle style) {
     // Everything is validated before the database is opened: bad input writes nothing.
     const collector::ValidatedRequest validated = collector::RunExecutor::validate(request);
     store::Database db = store::Database::open(db_path, {});
@@ -123,7 +126,6 @@ void execute_and_report(const collector::RunRequest& request, const std::string&
     collector::RunExecutor executor(db, progress);
     const collector::CancelOnSignals cancel_on_signals;
     const auto summaries = executor.execute(validated);
-    print_run_table(summaries, json);
     for (const auto& s : summaries) {
         if (!s.ok)
             command_exit_status() = 1;
@@ -135,6 +137,7 @@ void execute_and_report(const collector::RunRequest& request, const std::string&
                    "hitmap-collect: cancelled; the interrupted run is stored as cancelled\n");
         command_exit_status() = 130; // as a shell reports an interrupted command
     }
+    return summaries;
 }
 
 void add_run_command(CLI::App& app) {
@@ -171,6 +174,10 @@ void add_run_command(CLI::App& app) {
                     "Record timestamps: one rdtsc per operation (records spread over it) or "
                     "per access (exact, slower)")
         ->capture_default_str();
+    cmd->add_flag(
+        "--drop-trace", o->drop_trace,
+        "Software c2c: store the cacheline tables but not the probe trace beside the "
+        "database (about 10 MB per thread and traced second); `predict` cannot replay the run");
     cmd->add_flag("--kernel-locks", o->kernel_locks,
                   "Trace the kernel's lock waits (lock:contention_begin/end) of the run's "
                   "threads; needs tracefs and root or CAP_PERFMON, else the report says why");
@@ -196,8 +203,9 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
     cmd->add_flag("--json", o->common.json, "Print the result table as JSON");
     cmd->callback([o] {
-        execute_and_report(make_request(*o), o->common.db, parse_progress_style(o->progress),
-                           o->common.json);
+        print_run_table(
+            execute_runs(make_request(*o), o->common.db, parse_progress_style(o->progress)),
+            o->common.json);
     });
 }
 

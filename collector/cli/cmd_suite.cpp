@@ -1,10 +1,13 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
+#include "collector/cli/run_table.hpp"
+#include "collector/report/output_text.hpp"
 #include "collector/run/cancel.hpp"
 #include "collector/run/suites.hpp"
 
 #include <fmt/format.h>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace hitmap::cli {
 
@@ -32,13 +35,21 @@ void add_suite_command(CLI::App& app) {
         }
         const auto& suite = collector::find_suite(suites, o->name);
         const auto style = parse_progress_style(o->progress);
+        // JSON: one document, each request's workload with its table.
+        nlohmann::json tables = nlohmann::json::array();
         for (const auto& request : suite.requests) {
             if (collector::cancel_requested().load())
                 break;
             if (!o->common.json)
                 fmt::print("{}:\n", request.workload);
-            execute_and_report(request, o->common.db, style, o->common.json);
+            const auto runs = execute_runs(request, o->common.db, style);
+            if (o->common.json)
+                tables.push_back({{"workload", request.workload}, {"runs", run_table_json(runs)}});
+            else
+                print_run_table(runs, false);
         }
+        if (o->common.json)
+            fmt::print("{}\n", report::json_text(tables));
     });
 }
 

@@ -3,6 +3,7 @@
 // callbacks throw (UsageError, StoreError, WorkloadError, LayoutError, ...) and main() turns
 // the exception into one line on stderr and a non-zero exit.
 #include "collector/run/progress.hpp"
+#include "collector/run/run_executor.hpp"
 #include "collector/run/run_request.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
@@ -30,10 +31,13 @@ void add_merge_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_doctor_command(CLI::App& app);
 void add_layout_command(CLI::App& app);
+void add_story_command(CLI::App& app);
 
-// Shared by run and suite: validate, open the DB, execute, print the table.
-void execute_and_report(const collector::RunRequest& request, const std::string& db_path,
-                        collector::ProgressStyle style, bool json);
+// Shared by run and suite: validate, open the DB, execute, warn on stderr; the runs for the
+// caller's table (run_table.hpp).
+std::vector<collector::RunSummary> execute_runs(const collector::RunRequest& request,
+                                                const std::string& db_path,
+                                                collector::ProgressStyle style);
 
 // A stored run, or UsageError naming the database; its c2c data, or UsageError saying why not.
 store::RunRecord require_run(store::Database& db, std::int64_t run_id);

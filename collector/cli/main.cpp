@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
     hitmap::cli::add_export_command(app);
     hitmap::cli::add_doctor_command(app);
     hitmap::cli::add_layout_command(app);
+    hitmap::cli::add_story_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

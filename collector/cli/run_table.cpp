@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <map>
 #include <nlohmann/json.hpp>
 
 namespace hitmap::cli {
@@ -20,58 +19,73 @@ double median(std::vector<double> v) {
 
 } // namespace
 
-void print_run_table(const std::vector<collector::RunSummary>& runs, bool json) {
-    // Keep the order in which combinations were planned.
-    std::vector<std::pair<std::string, unsigned>> order;
-    std::map<std::pair<std::string, unsigned>, std::vector<const collector::RunSummary*>> groups;
+namespace {
+
+struct Group {
+    std::string variant;
+    unsigned threads = 0;
+    std::vector<double> rates; // of the runs that finished
+    std::vector<std::int64_t> ids;
+    std::vector<std::string> errors;
+};
+
+// The runs by (variant, threads), in the order in which the combinations were planned.
+std::vector<Group> groups_of(const std::vector<collector::RunSummary>& runs) {
+    std::vector<Group> groups;
     for (const auto& r : runs) {
-        const auto key = std::make_pair(r.plan.variant, r.plan.threads);
-        if (!groups.count(key))
-            order.push_back(key);
-        groups[key].push_back(&r);
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+            return g.variant == r.plan.variant && g.threads == r.plan.threads;
+        });
+        if (it == groups.end())
+            it = groups.insert(groups.end(), Group{r.plan.variant, r.plan.threads, {}, {}, {}});
+        it->ids.push_back(r.run_id);
+        if (r.ok)
+            it->rates.push_back(r.ops_per_s);
+        else
+            it->errors.push_back(r.error);
     }
+    return groups;
+}
+
+} // namespace
+
+nlohmann::json run_table_json(const std::vector<collector::RunSummary>& runs) {
     nlohmann::json out = nlohmann::json::array();
-    if (!json)
-        fmt::print("{:<14} {:>7} {:>5} {:>14} {:>14} {:>14}  {}\n", "variant", "threads", "runs",
-                   "ops/s median", "min", "max", "run ids");
-    for (const auto& key : order) {
-        std::vector<double> rates;
-        std::vector<std::int64_t> ids;
-        std::vector<std::string> errors;
-        for (const auto* r : groups[key]) {
-            ids.push_back(r->run_id);
-            if (r->ok)
-                rates.push_back(r->ops_per_s);
-            else
-                errors.push_back(r->error);
+    for (const Group& g : groups_of(runs)) {
+        nlohmann::json row{{"variant", g.variant},
+                           {"threads", g.threads},
+                           {"run_ids", g.ids},
+                           {"failed", g.errors}};
+        if (!g.rates.empty()) {
+            row["ops_per_s_median"] = median(g.rates);
+            row["ops_per_s_min"] = *std::min_element(g.rates.begin(), g.rates.end());
+            row["ops_per_s_max"] = *std::max_element(g.rates.begin(), g.rates.end());
         }
-        if (json) {
-            nlohmann::json row{{"variant", key.first},
-                               {"threads", key.second},
-                               {"run_ids", ids},
-                               {"failed", errors}};
-            if (!rates.empty()) {
-                row["ops_per_s_median"] = median(rates);
-                row["ops_per_s_min"] = *std::min_element(rates.begin(), rates.end());
-                row["ops_per_s_max"] = *std::max_element(rates.begin(), rates.end());
-            }
-            out.push_back(row);
-            continue;
-        }
-        const std::string id_list = fmt::format("{}", fmt::join(ids, ","));
-        if (rates.empty()) {
-            fmt::print("{:<14} {:>7} {:>5} {:>14} {:>14} {:>14}  {}  FAILED: {}\n", key.first,
-                       key.second, ids.size(), "-", "-", "-", id_list, errors.front());
-            continue;
-        }
-        fmt::print("{:<14} {:>7} {:>5} {:>14} {:>14} {:>14}  {}{}\n", key.first, key.second,
-                   rates.size(), report::rate_text(median(rates)),
-                   report::rate_text(*std::min_element(rates.begin(), rates.end())),
-                   report::rate_text(*std::max_element(rates.begin(), rates.end())), id_list,
-                   errors.empty() ? "" : fmt::format("  ({} failed)", errors.size()));
+        out.push_back(row);
     }
-    if (json)
-        fmt::print("{}\n", report::json_text(out));
+    return out;
+}
+
+void print_run_table(const std::vector<collector::RunSummary>& runs, bool json) {
+    if (json) {
+        fmt::print("{}\n", report::json_text(run_table_json(runs)));
+        return;
+    }
+    fmt::print("{:<14} {:>7} {:>5} {:>14} {:>14} {:>14}  {}\n", "variant", "threads", "runs",
+               "ops/s median", "min", "max", "run ids");
+    for (const Group& g : groups_of(runs)) {
+        const std::string id_list = fmt::format("{}", fmt::join(g.ids, ","));
+        if (g.rates.empty()) {
+            fmt::print("{:<14} {:>7} {:>5} {:>14} {:>14} {:>14}  {}  FAILED: {}\n", g.variant,
+                       g.threads, g.ids.size(), "-", "-", "-", id_list, g.errors.front());
+            continue;
+        }
+        fmt::print("{:<14} {:>7} {:>5} {:>14} {:>14} {:>14}  {}{}\n", g.variant, g.threads,
+                   g.rates.size(), report::rate_text(median(g.rates)),
+                   report::rate_text(*std::min_element(g.rates.begin(), g.rates.end())),
+                   report::rate_text(*std::max_element(g.rates.begin(), g.rates.end())), id_list,
+                   g.errors.empty() ? "" : fmt::format("  ({} failed)", g.errors.size()));
+    }
 }
 
 } // namespace hitmap::cli

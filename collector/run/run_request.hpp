@@ -31,6 +31,10 @@ struct C2cOptions {
     engine::TraceClock clock = engine::TraceClock::operation;
     ModelCpus model_cpus = ModelCpus::recorded;
     PerfC2cCommand perf;
+    // Software c2c writes the replayed trace beside the database, for `predict` and `optimize`
+    // to replay again; false drops it once the run's cacheline tables are stored (a 1 s traced
+    // run of a 2-thread workload leaves about 20 MB).
+    bool keep_trace = true;
 };
 
 // `run --simulate`: the workers run as virtual CPUs of a described machine (collector/sim/).

@@ -48,11 +48,13 @@ store::C2cData analyse_software_c2c(engine::WorkloadResult& result, const C2cOpt
         result.objects.objects(), {}, c2c::replay(threads, result.objects.objects(), config)};
 
     info.line_size = data.result.line_size;
-    const TraceFileFacts file =
-        write_trace_file(trace_path_for(db_path, run_id), spans, info.traced_ops);
-    info.bytes = file.bytes;
-    info.file_hash = file.hash;
-    info.path = trace_file_name(run_id);
+    if (options.keep_trace) {
+        const TraceFileFacts file =
+            write_trace_file(trace_path_for(db_path, run_id), spans, info.traced_ops);
+        info.bytes = file.bytes;
+        info.file_hash = file.hash;
+        info.path = trace_file_name(run_id);
+    }
     data.trace = info;
     return data;
 }

@@ -91,6 +91,9 @@ PageCounterChargeWorkload::PageCounterChargeWorkload() {
     // the regression, the layout patch alone and the merged series.
     info_.seed_machine = SeedMachine{"xeon-2s-72", 72, {"v6.0", "v6.0+p2", "v6.1"}};
     info_.investigation = shakeel_2022();
+    // The regression and the merged series, and the line shakeel_2022's cause names (the one
+    // holding memory.usage) in the struct whose fields patch 2 rearranged.
+    info_.story = Story{"v6.0", "v6.1", "page_counter", "memory.usage"};
     info_.description = "netperf-like socket-memory charging through per-CPU stocks into a "
                         "3-level memcg hierarchy with memory.min/low set on the top level";
     for (const auto& v : variants())

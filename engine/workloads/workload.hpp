@@ -58,6 +58,17 @@ struct SeedMachine {
     std::vector<std::string> variants;
 };
 
+// What the investigation is about, for the views to open on it: the variant with the problem and
+// the one that fixed it, the struct whose layout the fix changed and the field whose cacheline
+// is the point (named as the workload's objects name their fields, e.g. a counter embedded in
+// a bigger struct).
+struct Story {
+    std::string before;
+    std::string after;
+    std::string layout_struct; // one of WorkloadInfo::layout_structs
+    std::string field;
+};
+
 struct WorkloadInfo {
     std::string name;
     std::string seed; // the investigation it replays, e.g. "001"
@@ -80,6 +91,9 @@ struct WorkloadInfo {
     nlohmann::json calibration_params = nlohmann::json::object();
     // The seed's tables, for `reproduce` (on one workload of each investigation).
     std::optional<Investigation> investigation;
+    // What the app, its screenshots and `make run` open on; the first registered workload
+    // with a story and runs of it is the one shown.
+    std::optional<Story> story;
 };
 
 struct TraceOptions {

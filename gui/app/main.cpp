@@ -1,6 +1,6 @@
 // hitmap: the desktop app. `hitmap [--plugin PATH]... [DB]` opens DB (default ./hitmap.db);
-// `hitmap --screenshot DIR [DB]` writes the main views as PNGs and exits; `hitmap export ...`
-// writes an HTML or PDF report without a window. Only the window needs a display.
+// `hitmap --screenshot DIR [--size WxH] [DB]` writes the main views as PNGs and exits; `hitmap
+// export ...` writes an HTML or PDF report without a window. Only the window needs a display.
 #include "gui/app/export_command.hpp"
 #include "gui/app/headless.hpp"
 #include "gui/app/main_window.hpp"
@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSize>
 #include <cstdio>
 
 namespace {
@@ -17,6 +18,10 @@ const QCommandLineOption screenshot_option(
     QStringLiteral("screenshot"),
     QStringLiteral("Write the main views as PNG files into <dir> and exit (no display needed)."),
     QStringLiteral("dir"));
+const QCommandLineOption size_option(
+    QStringLiteral("size"),
+    QStringLiteral("With --screenshot: the window's size, WIDTHxHEIGHT (default 1400x900)."),
+    QStringLiteral("WxH"), QStringLiteral("1400x900"));
 const QCommandLineOption
     plugin_option(QStringLiteral("plugin"),
                   QStringLiteral("Pass a workload plugin to the collector's runs (repeatable)."),
@@ -29,9 +34,19 @@ void describe(QCommandLineParser& parser) {
         QStringLiteral("Browse hitmap runs: contended cachelines field by field. "
                        "`hitmap export --help`: reports as HTML or PDF."));
     parser.addHelpOption();
-    parser.addOptions({version_option, screenshot_option, plugin_option});
+    parser.addOptions({version_option, screenshot_option, size_option, plugin_option});
     parser.addPositionalArgument(QStringLiteral("db"),
                                  QStringLiteral("hitmap database (default: ./hitmap.db)"));
+}
+
+// "1366x768" as a size; invalid for anything else, or a side outside 200..8000 pixels.
+QSize window_size(const QString& text) {
+    const QStringList parts = text.split(QLatin1Char('x'));
+    bool w_ok = false, h_ok = false;
+    const int w = parts.size() == 2 ? parts[0].toInt(&w_ok) : 0;
+    const int h = parts.size() == 2 ? parts[1].toInt(&h_ok) : 0;
+    const auto in_range = [](int side) { return side >= 200 && side <= 8000; };
+    return w_ok && h_ok && in_range(w) && in_range(h) ? QSize(w, h) : QSize();
 }
 
 // Parses `arguments`; why they are wrong, in one line, or empty.
@@ -40,6 +55,9 @@ QString usage_error(QCommandLineParser& parser, const QStringList& arguments) {
         return parser.errorText();
     if (const QStringList db = parser.positionalArguments(); db.size() > 1)
         return QStringLiteral("unexpected argument '%1'").arg(db[1]);
+    if (!window_size(parser.value(size_option)).isValid())
+        return QStringLiteral("--size '%1' is not WIDTHxHEIGHT in pixels, each 200..8000")
+            .arg(parser.value(size_option));
     return {};
 }
 
@@ -125,8 +143,8 @@ int main(int argc, char** argv) {
 
     if (screenshot) {
         try {
-            for (const QString& file :
-                 hitmap::gui::write_screenshots(db, parser.value(screenshot_option)))
+            for (const QString& file : hitmap::gui::write_screenshots(
+                     db, parser.value(screenshot_option), window_size(parser.value(size_option))))
                 std::printf("wrote %s\n", qPrintable(file));
             return 0;
         } catch (const std::exception& e) {

@@ -72,8 +72,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(loader_, &DbLoader::openFailed, this, &MainWindow::showOpenError);
     connect(loader_, &DbLoader::runLoaded, this, &MainWindow::showRun);
     connect(loader_, &DbLoader::compareLoaded, this, [this](auto data) {
-        compare_->setData(std::move(data));
-        emit compareShown();
+        if (compare_->setData(std::move(data)))
+            emit compareShown();
     });
     connect(loader_, &DbLoader::reportLoaded, this, [this](auto report) { writeReport(*report); });
     connect(loader_, &DbLoader::layoutsLoaded, layouts_, &LayoutView::setCatalog);
@@ -160,9 +160,13 @@ void MainWindow::showRuns(const RunList& list) {
     statusBar()->showMessage(
         tr("%1: %n run(s)", nullptr, static_cast<int>(runs_.size())).arg(list.path), 5000);
     const qint64 keep = run_ ? run_->run.id : -1;
+    story_ = analysis::find_story(runs_);
     browser_->model()->setRuns(runs_);
     compare_->setRuns(runs_);
     scaling_->setRuns(runs_);
+    layouts_->setStory(story_);
+    if (story_ && keep < 0)
+        scaling_->showWorkload(QString::fromStdString(story_->workload));
     layouts_pending_ = list.exists;
     loadLayoutsIfShown();
     if (runs_.empty()) {
@@ -172,15 +176,16 @@ void MainWindow::showRuns(const RunList& list) {
         detail_->clear();
     } else {
         stack_->setCurrentWidget(tabs_);
-        // Keep the run the user was looking at across reloads; otherwise start at the first
-        // complete run with the most threads, where contention shows.
+        // Keep the run the user was looking at across reloads; otherwise start at the story's
+        // "before" run, else at the first complete run with the most threads, where
+        // contention shows.
         const bool still_there =
             std::any_of(runs_.begin(), runs_.end(), [keep](auto& r) { return r.id == keep; });
         const store::RunRecord* start = &runs_.front();
         for (const auto& r : runs_)
             if (r.status == store::RunStatus::complete && r.threads > start->threads)
                 start = &r;
-        browser_->selectRun(still_there ? keep : start->id);
+        browser_->selectRun(still_there ? keep : story_ ? story_->before : start->id);
     }
     emit runsShown();
 }
@@ -206,7 +211,12 @@ void MainWindow::showRun(std::shared_ptr<const RunDetail> detail) {
     run_ = std::move(detail);
     detail_->clear();
     cachelines_->setRun(run_);
-    cachelines_->selectRank(0);
+    // The story's run opens on the line its story is about; any other on its hottest line.
+    const auto story_line = story_ && story_->before == run_->run.id && run_->c2c
+                                ? analysis::line_holding(*run_->c2c, story_->story.field)
+                                : std::nullopt;
+    if (!story_line || !cachelines_->selectLine(*story_line))
+        cachelines_->selectRank(0);
     locks_->setRun(run_);
     layouts_->setRun(run_);
     emit runShown(run_->run.id);

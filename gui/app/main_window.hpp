@@ -2,6 +2,7 @@
 // The main window: run browser on the left; cachelines (table + line detail), compare, scaling,
 // locks and struct layouts as tabs; the empty state when there is nothing to show. All store reads
 // go through the DbLoader, off the GUI thread.
+#include "collector/analysis/story.hpp"
 #include "collector/c2c/replay_result.hpp"
 #include "gui/export/report_export.hpp"
 #include "gui/models/db_loader.hpp"
@@ -48,6 +49,8 @@ public:
     LayoutView* layouts() const { return layouts_; }
     const std::vector<store::RunRecord>& runs() const { return runs_; }
     std::shared_ptr<const RunDetail> currentRun() const { return run_; }
+    // The workload story the open database's runs tell, which the views open on.
+    const std::optional<analysis::StoryRuns>& story() const { return story_; }
     bool showingEmptyState() const;
     // File → Export report without the file dialog: the compared pair on the Compare tab,
     // else the selected run; false when there is neither.
@@ -89,6 +92,7 @@ private:
     LayoutView* layouts_;
     QMenu* recent_;
     std::vector<store::RunRecord> runs_;
+    std::optional<analysis::StoryRuns> story_;
     std::shared_ptr<const RunDetail> run_;
     QStringList plugins_;
     bool layouts_pending_ = false; // the open database's layout catalog is not yet asked for

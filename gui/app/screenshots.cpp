@@ -71,7 +71,7 @@ std::vector<store::RunRecord> complete_runs(const std::vector<store::RunRecord>&
 
 } // namespace
 
-QStringList write_screenshots(const QString& db_path, const QString& dir) {
+QStringList write_screenshots(const QString& db_path, const QString& dir, QSize size) {
     // The window shows a missing file as an empty database to collect into; here it is an
     // error. (Anything but a regular file the store refuses, in one line.)
     if (!QFileInfo::exists(db_path))
@@ -79,7 +79,7 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
     if (!QDir().mkpath(dir))
         throw ScreenshotError("cannot create " + dir.toStdString());
     MainWindow window;
-    window.resize(1400, 900);
+    window.resize(size);
     window.show();
     QString failure;
     QObject::connect(window.loader(), &DbLoader::openFailed,
@@ -92,14 +92,16 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
     // Cacheline pictures from the best run with cacheline tables, compared with a run of
     // another variant whose tables come from the same source; lock pictures from the best run
     // with lock statistics, compared likewise.
+    // The story's pair where the runs tell one (the window opened on it), else the best run.
     const auto with_c2c =
         complete_runs(window.runs(), [](auto& r) { return r.c2c_source.has_value(); });
-    const store::RunRecord* run = best_run(with_c2c);
+    const auto& story = window.story();
+    const auto story_run = std::find_if(with_c2c.begin(), with_c2c.end(),
+                                        [&](auto& r) { return story && r.id == story->before; });
+    const store::RunRecord* run = story_run != with_c2c.end() ? &*story_run : best_run(with_c2c);
     std::optional<qint64> after;
     if (run)
-        after = analysis::default_partner(
-            complete_runs(with_c2c, [&](auto& r) { return r.c2c_source == run->c2c_source; }),
-            run->id);
+        after = analysis::default_partner(with_c2c, run->id);
     const std::vector<qint64> lock_ids = read_runs_with_locks(db_path);
     const auto with_locks = complete_runs(window.runs(), [&](auto& r) {
         return std::binary_search(lock_ids.begin(), lock_ids.end(), r.id);
@@ -128,7 +130,7 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
         QWidget* parent = detail->parentWidget();
         const int index = parent ? static_cast<QSplitter*>(parent)->indexOf(detail) : -1;
         detail->setParent(nullptr);
-        detail->resize(1400, 520);
+        detail->resize(size.width(), size.height() * 520 / 900);
         detail->show();
         QCoreApplication::processEvents();
         save(detail, QStringLiteral("line-detail.png"));

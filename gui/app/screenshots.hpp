@@ -1,6 +1,7 @@
 #pragma once
 // `hitmap --screenshot DIR [DB]`: renders the main views to PNG without a display and exits,
 // for `make run` on headless machines and for the README.
+#include <QSize>
 #include <QString>
 #include <QStringList>
 #include <stdexcept>
@@ -16,10 +17,12 @@ public:
 };
 
 // Pictures what the database holds, whatever made its runs (traced, sampled, simulated,
-// imported): cacheline-table.png, line-detail.png, compare.png, scaling.png and layout.png of
-// its best run with cacheline tables, compared with a run of another variant whose tables have
-// the same source; locks.png and locks-compare.png of its best run with lock statistics.
-// Returns the files written into `dir`; throws ScreenshotError.
-QStringList write_screenshots(const QString& db_path, const QString& dir);
+// imported), in a window of `size`: cacheline-table.png, line-detail.png, compare.png,
+// scaling.png and layout.png of what the window opens on (its workload story, where the runs
+// tell one: analysis/story.hpp), else of its best run with cacheline tables, compared with its
+// default partner (another variant, same source); locks.png and locks-compare.png of its best
+// run with lock statistics. Returns the files written into `dir`; throws ScreenshotError.
+QStringList write_screenshots(const QString& db_path, const QString& dir,
+                              QSize size = QSize(1400, 900));
 
 } // namespace hitmap::gui

@@ -6,6 +6,7 @@
 
 #include <QLabel>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace hitmap::gui {
 
@@ -44,6 +45,15 @@ void CachelineTable::setRun(std::shared_ptr<const RunDetail> detail) {
 
 void CachelineTable::selectRank(int row) {
     table_->selectSourceRow(row);
+}
+
+bool CachelineTable::selectLine(const c2c::LineKey& line) {
+    const auto it =
+        std::find_if(rows_.begin(), rows_.end(), [&](const LineRow& r) { return r.key == line; });
+    if (it == rows_.end())
+        return false;
+    selectRank(static_cast<int>(it - rows_.begin()));
+    return true;
 }
 
 } // namespace hitmap::gui

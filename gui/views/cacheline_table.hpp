@@ -24,6 +24,8 @@ public:
     DataTable* table() const { return table_; }
     // Selects the line of rank `row` (0 = most HITM).
     void selectRank(int row);
+    // Selects `line`; false when the table has no row of it.
+    bool selectLine(const c2c::LineKey& line);
 
 signals:
     void lineSelected(const hitmap::c2c::LineKey& line);

@@ -38,6 +38,14 @@ QString run_label(const store::RunRecord& r) {
                                                        store::to_string(r.source).data())));
 }
 
+// "traced, software c2c": what made a run's throughput and its cacheline tables.
+QString source_text(const store::RunRecord& r) {
+    const QString ops = QString::fromUtf8(store::to_string(r.source).data());
+    return r.c2c_source
+               ? QStringLiteral("%1, %2 c2c").arg(ops, QString::fromStdString(*r.c2c_source))
+               : ops;
+}
+
 // The source goes with the figure: traced ops/s are not comparable with measured ones.
 QString ops_text(const store::RunRecord& r) {
     return text_or_unknown(
@@ -140,10 +148,13 @@ CompareView::CompareView(QWidget* parent)
     layout->addWidget(sections_, 1);
 }
 
-bool CompareView::showLocks(const CompareData& data) {
-    auto rows = analysis::lock_changes(data.before.locks, data.after.locks);
+bool CompareView::showLocks(const CompareData* data) {
+    auto rows = data ? analysis::lock_changes(data->before.locks, data->after.locks)
+                     : std::vector<analysis::LockChange>{};
     QChart* old = lock_chart_->chart();
-    lock_chart_->setChart(lock_chart(run_label(data.before.run), run_label(data.after.run), rows));
+    lock_chart_->setChart(
+        data ? lock_chart(run_label(data->before.run), run_label(data->after.run), rows)
+             : lock_chart({}, {}, rows));
     delete old;
     const bool any = !rows.empty();
     lock_classes_->model()->setRows(std::move(rows), lock_compare_columns());
@@ -168,6 +179,8 @@ void CompareView::setRuns(const std::vector<store::RunRecord>& runs) {
     }
     before_->setCurrentIndex(std::max(0, before_->findData(keep_before)));
     after_->setCurrentIndex(std::max(0, after_->findData(keep_after)));
+    // The runs may be another database's, or the pair another one: ask again.
+    requestCurrent();
 }
 
 void CompareView::setPair(qint64 before, qint64 after) {
@@ -186,21 +199,48 @@ std::optional<std::pair<qint64, qint64>> CompareView::pair() const {
 }
 
 void CompareView::requestCurrent() {
-    if (const auto p = pair())
+    const auto p = pair();
+    clearShown(p ? tr("Reading run %1 and run %2…").arg(p->first).arg(p->second) : QString());
+    if (p)
         emit compareRequested(p->first, p->second);
 }
 
-void CompareView::setData(std::shared_ptr<const CompareData> data) {
+void CompareView::clearShown(const QString& summary) {
+    summary_->setText(summary);
+    strips_->clear();
+    QChart* old = chart_view_->chart();
+    chart_view_->setChart(bar_chart(tr("HITM per field"), {}, {}, tr("HITM / 1k op")));
+    delete old; // setChart releases the old chart to us
+    prediction_summary_->clear();
+    predictions_->model()->clear();
+    showLocks(nullptr);
+}
+
+QString CompareView::summaryText() const {
+    return summary_->text();
+}
+
+QString CompareView::predictionText() const {
+    return prediction_summary_->text();
+}
+
+bool CompareView::setData(std::shared_ptr<const CompareData> data) {
     const store::RunRecord &b = data->before.run, &a = data->after.run;
+    if (pair() != std::pair<qint64, qint64>{b.id, a.id})
+        return false; // an answer to a pair no longer selected
+    clearShown({});
     QString summary = tr("<b>Throughput</b>: %1 → %2").arg(ops_text(b), ops_text(a));
     if (const auto change = analysis::relative_change(b.ops_per_s, a.ops_per_s))
         summary += tr(" (%1%2%)")
                        .arg(*change >= 0 ? QStringLiteral("+") : QString())
                        .arg(*change * 100, 0, 'f', 1);
 
-    strips_->clear();
+    if (b.source != a.source || b.c2c_source != a.c2c_source)
+        summary += tr(" — <b><font color=\"#b00000\">different sources</font></b> (%1 against %2): "
+                      "their figures do not compare")
+                       .arg(source_text(b), source_text(a));
 
-    const bool has_locks = showLocks(*data);
+    const bool has_locks = showLocks(data.get());
     const store::C2cData* before = data->before.c2c ? &*data->before.c2c : nullptr;
     const store::C2cData* after = data->after.c2c ? &*data->after.c2c : nullptr;
     const engine::ObjectInfo* object = before ? analysis::hottest_object(*before) : nullptr;
@@ -211,7 +251,7 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
         } else {
             summary_->setText(summary + tr(" — both runs need cacheline data to compare lines"));
         }
-        return;
+        return true;
     }
     summary_->setText(summary +
                       tr(" — object <b>%1</b>").arg(shown_text(object->name).toHtmlEscaped()));
@@ -232,8 +272,7 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
             tr("No stored prediction for this pair. `hitmap-collect predict %1 --layout … "
                "--store` adds one.")
                 .arg(b.id));
-        predictions_->model()->clear();
-        return;
+        return true;
     }
     const report::Prediction& p = *data->prediction;
     const auto rate = [](const std::optional<double>& v) {
@@ -257,6 +296,7 @@ void CompareView::setData(std::shared_ptr<const CompareData> data) {
                             r.measured ? r.measured->transfers : std::nullopt});
     predictions_->model()->setRows(std::move(rows), prediction_columns());
     predictions_->fitColumns();
+    return true;
 }
 
 } // namespace hitmap::gui

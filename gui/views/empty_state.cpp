@@ -1,5 +1,7 @@
 #include "gui/views/empty_state.hpp"
 
+#include "collector/analysis/story.hpp"
+
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -23,14 +25,22 @@ EmptyState::EmptyState(QWidget* parent)
 }
 
 void EmptyState::setPath(const QString& path, bool exists) {
+    // One workload's story, before and after, as its own metadata names it.
+    const engine::WorkloadInfo* story = analysis::first_story_workload();
+    const QString one_workload =
+        story ? tr("<p>or one workload's story:</p><pre>hitmap-collect run %1 --variant %2,%3 "
+                   "--db %4</pre>")
+                    .arg(QString::fromStdString(story->name),
+                         QString::fromStdString(story->story->before),
+                         QString::fromStdString(story->story->after), path.toHtmlEscaped())
+              : QString();
     text_->setText(
         tr("<h2>No runs yet</h2><p>%1</p><p>Collect the standard suite from a shell:</p>"
-           "<pre>hitmap-collect suite --db %2</pre><p>or one workload:</p>"
-           "<pre>hitmap-collect run page-counter-charge --variant v6.0,v6.1 --db %2</pre>"
+           "<pre>hitmap-collect suite --db %2</pre>%3"
            "<p>or start a collection from here.</p>")
             .arg(exists ? tr("<code>%1</code> holds no runs.").arg(path.toHtmlEscaped())
                         : tr("<code>%1</code> does not exist yet.").arg(path.toHtmlEscaped()),
-                 path.toHtmlEscaped()));
+                 path.toHtmlEscaped(), one_workload));
 }
 
 } // namespace hitmap::gui

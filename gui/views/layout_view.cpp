@@ -129,6 +129,24 @@ void LayoutView::setRun(std::shared_ptr<const analysis::RunDetail> run) {
         applyDefault();
 }
 
+void LayoutView::setStory(std::optional<analysis::StoryRuns> story) {
+    story_ = std::move(story);
+    if (!chosen_)
+        applyDefault();
+}
+
+bool LayoutView::applyStory() {
+    if (!story_ || !catalog_ || !run_ || run_->run.id != story_->before)
+        return false;
+    // The choose* calls are the pickers' own; what they pick here is still the default.
+    const bool shown =
+        chooseStruct(QString::fromStdString(story_->story.layout_struct)) &&
+        chooseRun(A, story_->before) &&
+        (story_->after ? chooseRun(B, *story_->after) : chooseLayout(B, Source::none));
+    chosen_ = false;
+    return shown;
+}
+
 void LayoutView::setKernelLayout(const QString& struct_name,
                                  std::shared_ptr<const engine::Layout> layout) {
     kernel_[struct_name] = std::move(layout);
@@ -210,6 +228,20 @@ bool LayoutView::chooseRun(Side side, qint64 run) {
             return chooseHeat(side, run);
         }
     }
+    // A struct embedded in the run's objects (the counters inside a bigger struct) has no
+    // stored layout of its own: the first layout on offer that those objects placed it as.
+    const analysis::StructHeat* heat = heatOfRun(run);
+    for (int i = 0; heat && i < c->count(); ++i) {
+        const engine::Layout* layout = layoutAt(side, i);
+        if (layout && std::any_of(heat->recorded.begin(), heat->recorded.end(),
+                                  [&](const engine::Layout& recorded) {
+                                      return analysis::records_layout(recorded, *layout);
+                                  })) {
+            chosen_ = true;
+            c->setCurrentIndex(i);
+            return chooseHeat(side, run);
+        }
+    }
     return false;
 }
 
@@ -278,13 +310,18 @@ void LayoutView::fillPickers() {
 }
 
 void LayoutView::applyDefault() {
+    if (applyStory())
+        return;
     const engine::ObjectInfo* hottest =
         run_ && run_->c2c ? analysis::hottest_object(*run_->c2c) : nullptr;
     if (!catalog_ || !hottest || !hottest->layout.type) {
-        struct_->setCurrentIndex(std::max(0, struct_->findData(QStringLiteral("page_counter"))));
+        // Nothing recorded to start from: the story's struct, else the first one, as the
+        // first layout on offer has it.
+        struct_->setCurrentIndex(std::max(
+            0,
+            story_ ? struct_->findData(QString::fromStdString(story_->story.layout_struct)) : 0));
         fillPickers();
-        sides_[A].layout->setCurrentIndex(
-            std::max(0, sides_[A].layout->findData(QStringLiteral("v6.0"), kVersionRole)));
+        sides_[A].layout->setCurrentIndex(0);
         sides_[A].heat->setCurrentIndex(0);
         sides_[B].layout->setCurrentIndex(0);
         sides_[B].heat->setCurrentIndex(0);
@@ -309,9 +346,13 @@ void LayoutView::applyDefault() {
 }
 
 const engine::Layout* LayoutView::layoutOf(Side side) const {
+    return layoutAt(side, sides_[side].layout->currentIndex());
+}
+
+const engine::Layout* LayoutView::layoutAt(Side side, int item) const {
     const QComboBox* c = sides_[side].layout;
-    const auto source = static_cast<Source>(c->currentData(kSourceRole).toInt());
-    const int index = c->currentData(kIndexRole).toInt();
+    const auto source = static_cast<Source>(c->itemData(item, kSourceRole).toInt());
+    const int index = c->itemData(item, kIndexRole).toInt();
     switch (source) {
     case Source::stored:
         return catalog_ ? &catalog_->layouts.at(static_cast<std::size_t>(index)).layout : nullptr;
@@ -329,10 +370,14 @@ const engine::Layout* LayoutView::layoutOf(Side side) const {
 
 const analysis::StructHeat* LayoutView::heatOf(Side side) const {
     const QVariant run = sides_[side].heat->currentData();
-    if (!catalog_ || !run.isValid())
+    return run.isValid() ? heatOfRun(run.toLongLong()) : nullptr;
+}
+
+const analysis::StructHeat* LayoutView::heatOfRun(qint64 run) const {
+    if (!catalog_)
         return nullptr;
     for (const analysis::StructHeat& h : catalog_->heats)
-        if (h.run.id == run.toLongLong() && h.type->name == structName().toStdString())
+        if (h.run.id == run && h.type->name == structName().toStdString())
             return &h;
     return nullptr;
 }

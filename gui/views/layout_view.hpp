@@ -7,6 +7,7 @@
 #include "collector/analysis/layout_catalog.hpp"
 #include "collector/analysis/layout_map.hpp"
 #include "collector/analysis/run_detail.hpp"
+#include "collector/analysis/story.hpp"
 
 #include <QString>
 #include <QWidget>
@@ -36,8 +37,10 @@ public:
     // The database's layouts and the runs' heat; a choice still on offer is kept.
     void setCatalog(std::shared_ptr<const analysis::LayoutCatalog> catalog);
     // The run the window shows: until a layout is chosen here, the view shows the struct of its
-    // hottest object, as the run recorded it, with its heat (else page_counter v6.0).
+    // hottest object, as the run recorded it, with its heat; for the story's "before" run, the
+    // story's struct as it and the "after" run recorded it, each with its run's heat.
     void setRun(std::shared_ptr<const analysis::RunDetail> run);
+    void setStory(std::optional<analysis::StoryRuns> story);
     // The answers to kernelLayoutRequested.
     void setKernelLayout(const QString& struct_name, std::shared_ptr<const engine::Layout> layout);
     void setKernelLayoutError(const QString& struct_name, const QString& reason);
@@ -48,8 +51,9 @@ public:
     bool chooseLayout(Side side, Source source, const QString& version = {});
     // nullopt: no run, the boxes uncoloured.
     bool chooseHeat(Side side, std::optional<qint64> run);
-    // The struct's layout as `run` recorded it, coloured by that run; false when the run holds
-    // no object of the struct (of the other side's type, when that side shows a layout).
+    // The struct's layout as `run` recorded it (for a struct embedded in the run's objects, the
+    // first layout on offer that they placed it as), coloured by that run; false when the run
+    // holds no object of the struct (of the other side's type, when that side shows a layout).
     bool chooseRun(Side side, qint64 run);
 
     QString structName() const;
@@ -68,16 +72,21 @@ private:
     };
     // What a side's layout picker points at: null while the kernel's is loading or failed.
     const engine::Layout* layoutOf(Side side) const;
+    const engine::Layout* layoutAt(Side side, int item) const; // of the side's picker's item
     const analysis::StructHeat* heatOf(Side side) const;
+    const analysis::StructHeat* heatOfRun(qint64 run) const; // of the struct shown
     QString headerText(Side side, const analysis::LayoutMap* map) const;
     void fillStructs();
     void fillPickers();
     void applyDefault();
+    // The story's pair, when the run shown is its "before" run; false when it cannot be shown.
+    bool applyStory();
     void refresh();
     void clearRows();
 
     std::shared_ptr<const analysis::LayoutCatalog> catalog_;
     std::shared_ptr<const analysis::RunDetail> run_;
+    std::optional<analysis::StoryRuns> story_;
     bool chosen_ = false; // a choice was made here: the selected run no longer sets the view
     // The running kernel's layouts by struct, and why a struct has none.
     std::map<QString, std::shared_ptr<const engine::Layout>> kernel_;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 
 namespace hitmap::collector {
@@ -35,6 +36,29 @@ TEST(Suites, CiSimulatesEveryVariantOfEveryWorkloadFromAReferenceCalibration) {
     for (const engine::Workload* w : engine::all_workloads()) {
         EXPECT_TRUE(simulated.contains(w->info().name)) << w->info().name;
         EXPECT_TRUE(measured.contains(w->info().name)) << w->info().name;
+    }
+}
+
+// `make run` keeps the traces of the workload stories' runs only (the rest of the default
+// suite's 729 MB of traces went unread), yet traces every variant of every probed workload.
+TEST(Suites, DefaultTracesEveryVariantAndKeepsTheStorysTracesOnly) {
+    const auto suites = builtin_suites();
+    const Suite& suite = find_suite(suites, "default");
+    std::map<std::string, std::set<std::string>> traced;
+    for (const RunRequest& r : suite.requests) {
+        if (r.simulate || r.c2c.source == C2cSource::off)
+            continue;
+        const auto& story = engine::find_workload(r.workload).info().story;
+        for (const auto& v : r.variants) {
+            EXPECT_TRUE(traced[r.workload].insert(v).second) << r.workload << " " << v;
+            const bool in_story = story && (v == story->before || v == story->after);
+            EXPECT_EQ(r.c2c.keep_trace, in_story) << r.workload << " " << v;
+        }
+    }
+    for (const engine::Workload* w : engine::all_workloads()) {
+        if (w->info().probed) {
+            EXPECT_EQ(traced[w->info().name].size(), w->info().variants.size()) << w->info().name;
+        }
     }
 }
 
