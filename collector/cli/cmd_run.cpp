@@ -123,6 +123,7 @@ void execute_and_report(const collector::RunRequest& request, const std::string&
     collector::RunExecutor executor(db, progress);
     const collector::CancelOnSignals cancel_on_signals;
     const auto summaries = executor.execute(validated);
+    progress.finish();
     print_run_table(summaries, json);
     for (const auto& s : summaries) {
         if (!s.ok)

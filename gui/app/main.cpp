@@ -1,15 +1,17 @@
 // hitmap: the desktop app. `hitmap [--plugin PATH]... [DB]` opens DB (default ./hitmap.db);
 // `hitmap --screenshot DIR [DB]` writes the main views as PNGs and exits; `hitmap export ...`
 // writes an HTML or PDF report without a window. Only the window needs a display.
+#include "collector/support/build_info.hpp"
 #include "gui/app/export_command.hpp"
 #include "gui/app/headless.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/app/screenshots.hpp"
-#include "hitmap_build_version.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSize>
 #include <cstdio>
+#include <optional>
 
 namespace {
 
@@ -17,6 +19,11 @@ const QCommandLineOption screenshot_option(
     QStringLiteral("screenshot"),
     QStringLiteral("Write the main views as PNG files into <dir> and exit (no display needed)."),
     QStringLiteral("dir"));
+const QCommandLineOption size_option(
+    QStringLiteral("size"),
+    QStringLiteral("Window size of the --screenshot pictures, WIDTHxHEIGHT (default 1400x900; "
+                   "a laptop: 1366x768)."),
+    QStringLiteral("size"), QStringLiteral("1400x900"));
 const QCommandLineOption
     plugin_option(QStringLiteral("plugin"),
                   QStringLiteral("Pass a workload plugin to the collector's runs (repeatable)."),
@@ -29,27 +36,32 @@ void describe(QCommandLineParser& parser) {
         QStringLiteral("Browse hitmap runs: contended cachelines field by field. "
                        "`hitmap export --help`: reports as HTML or PDF."));
     parser.addHelpOption();
-    parser.addOptions({version_option, screenshot_option, plugin_option});
+    parser.addOptions({version_option, screenshot_option, size_option, plugin_option});
     parser.addPositionalArgument(QStringLiteral("db"),
                                  QStringLiteral("hitmap database (default: ./hitmap.db)"));
+}
+
+// "1366x768"; nullopt for anything else or a size no screen has.
+std::optional<QSize> parse_size(const QString& text) {
+    const QStringList parts = text.split(QLatin1Char('x'));
+    bool w_ok = false, h_ok = false;
+    const int w = parts.size() == 2 ? parts[0].toInt(&w_ok) : 0;
+    const int h = parts.size() == 2 ? parts[1].toInt(&h_ok) : 0;
+    if (!w_ok || !h_ok || w < 640 || h < 480 || w > 7680 || h > 4320)
+        return std::nullopt;
+    return QSize(w, h);
 }
 
 // Parses `arguments`; why they are wrong, in one line, or empty.
 QString usage_error(QCommandLineParser& parser, const QStringList& arguments) {
     if (!parser.parse(arguments))
         return parser.errorText();
+    if (!parse_size(parser.value(size_option)))
+        return QStringLiteral("--size: '%1' is not WIDTHxHEIGHT from 640x480 to 7680x4320")
+            .arg(parser.value(size_option));
     if (const QStringList db = parser.positionalArguments(); db.size() > 1)
         return QStringLiteral("unexpected argument '%1'").arg(db[1]);
     return {};
-}
-
-// "hitmap 0.1.0 (commit 7cc2407abcd1)": CMake's project(VERSION) and the commit the sources
-// were at when built, where they were a git checkout.
-QString version_text() {
-    const QString commit = QStringLiteral(HITMAP_GIT_COMMIT);
-    return QStringLiteral("hitmap %1%2")
-        .arg(QStringLiteral(HITMAP_VERSION),
-             commit.isEmpty() ? QString() : QStringLiteral(" (commit %1)").arg(commit));
 }
 
 // Qt's default platform here is xcb, or wayland in a Wayland session; without either, creating
@@ -92,7 +104,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (parser.isSet(version_option)) {
-            std::printf("%s\n", qPrintable(version_text()));
+            std::printf("%s\n", hitmap::support::version_text("hitmap").c_str());
             return 0;
         }
         screenshot = parser.isSet(screenshot_option);
@@ -125,8 +137,8 @@ int main(int argc, char** argv) {
 
     if (screenshot) {
         try {
-            for (const QString& file :
-                 hitmap::gui::write_screenshots(db, parser.value(screenshot_option)))
+            for (const QString& file : hitmap::gui::write_screenshots(
+                     db, parser.value(screenshot_option), *parse_size(parser.value(size_option))))
                 std::printf("wrote %s\n", qPrintable(file));
             return 0;
         } catch (const std::exception& e) {

@@ -71,7 +71,7 @@ std::vector<store::RunRecord> complete_runs(const std::vector<store::RunRecord>&
 
 } // namespace
 
-QStringList write_screenshots(const QString& db_path, const QString& dir) {
+QStringList write_screenshots(const QString& db_path, const QString& dir, QSize size) {
     // The window shows a missing file as an empty database to collect into; here it is an
     // error. (Anything but a regular file the store refuses, in one line.)
     if (!QFileInfo::exists(db_path))
@@ -79,7 +79,7 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
     if (!QDir().mkpath(dir))
         throw ScreenshotError("cannot create " + dir.toStdString());
     MainWindow window;
-    window.resize(1400, 900);
+    window.resize(size);
     window.show();
     QString failure;
     QObject::connect(window.loader(), &DbLoader::openFailed,
@@ -128,7 +128,7 @@ QStringList write_screenshots(const QString& db_path, const QString& dir) {
         QWidget* parent = detail->parentWidget();
         const int index = parent ? static_cast<QSplitter*>(parent)->indexOf(detail) : -1;
         detail->setParent(nullptr);
-        detail->resize(1400, 520);
+        detail->resize(size.width(), 520);
         detail->show();
         QCoreApplication::processEvents();
         save(detail, QStringLiteral("line-detail.png"));

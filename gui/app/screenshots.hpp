@@ -1,6 +1,7 @@
 #pragma once
 // `hitmap --screenshot DIR [DB]`: renders the main views to PNG without a display and exits,
 // for `make run` on headless machines and for the README.
+#include <QSize>
 #include <QString>
 #include <QStringList>
 #include <stdexcept>
@@ -19,7 +20,9 @@ public:
 // imported): cacheline-table.png, line-detail.png, compare.png, scaling.png and layout.png of
 // its best run with cacheline tables, compared with a run of another variant whose tables have
 // the same source; locks.png and locks-compare.png of its best run with lock statistics.
-// Returns the files written into `dir`; throws ScreenshotError.
-QStringList write_screenshots(const QString& db_path, const QString& dir);
+// The window is `size` (the line detail alone: its width). Returns the files written into `dir`;
+// throws ScreenshotError.
+QStringList write_screenshots(const QString& db_path, const QString& dir,
+                              QSize size = QSize(1400, 900));
 
 } // namespace hitmap::gui

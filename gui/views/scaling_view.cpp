@@ -43,6 +43,17 @@ void ScalingView::setRuns(std::vector<store::RunRecord> runs) {
     rebuild();
 }
 
+bool ScalingView::showWorkload(const QString& workload) {
+    const int index = workload_->findData(workload);
+    if (index >= 0)
+        workload_->setCurrentIndex(index); // rebuilds when it changes
+    return index >= 0;
+}
+
+QString ScalingView::workload() const {
+    return workload_->currentData().toString();
+}
+
 void ScalingView::rebuild() {
     const std::string workload = workload_->currentData().toString().toStdString();
     QChart* old = view_->chart();

@@ -15,6 +15,9 @@ class ScalingView : public QWidget {
 public:
     explicit ScalingView(QWidget* parent = nullptr);
     void setRuns(std::vector<store::RunRecord> runs);
+    // Follows the selected run: its workload's curves. False when no run of it is listed.
+    bool showWorkload(const QString& workload);
+    QString workload() const;
     QChartView* chartView() const { return view_; }
 
 private:

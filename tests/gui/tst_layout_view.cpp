@@ -150,8 +150,8 @@ private slots:
         // The hottest field of the struct on its own scale: the red end.
         const QColor heat = box_fill(usage);
         QVERIFY2(heat.red() > heat.green() + 60, qPrintable(heat.name()));
-        QVERIFY(view.header(LayoutView::A)
-                    .contains(QStringLiteral("Heat: transfers of run %1,").arg(v60_)));
+        QVERIFY(
+            view.header(LayoutView::A).contains(QStringLiteral("Heat: HITM of run %1,").arg(v60_)));
         // The heat says its source: the fixture's runs are replayed traces.
         QVERIFY(view.header(LayoutView::A).contains(QStringLiteral("cachelines: software")));
         // v6.0 has no memory.local_watermark; a v6.15 layout does, and run 1 never counted it.
@@ -183,11 +183,10 @@ private slots:
         QCOMPARE(catalogs.count(), 0);
         w.showTab(MainWindow::LayoutTab);
         QTRY_COMPARE_WITH_TIMEOUT(catalogs.count(), 1, test::kWaitMs);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            w.layouts()
-                ->header(LayoutView::A)
-                .contains(QStringLiteral("Heat: transfers of run %1,").arg(v61_)),
-            test::kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(w.layouts()
+                                     ->header(LayoutView::A)
+                                     .contains(QStringLiteral("Heat: HITM of run %1,").arg(v61_)),
+                                 test::kWaitMs);
         // Which object is hottest is the run's (v6.1's padding can leave the global flush
         // threshold hotter than any mem_cgroup line): the view shows that one's struct, as the
         // run recorded it, every counted field coloured from the run.
