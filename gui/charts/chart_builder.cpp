@@ -66,7 +66,7 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     }
     // Many narrow bars take their numbers upright, which needs more room above the tallest.
     const bool upright = categories.size() * static_cast<qsizetype>(sets.size()) > 8;
-    const double headroom = upright ? 1.4 : 1.15;
+    const double headroom = upright ? 1.8 : 1.2;
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     for (const QString& c : categories) {
@@ -79,6 +79,12 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     // Field names stay whole when there are a dozen of them; upright, the first one does not
     // reach past the chart's left edge (at -40 degrees it was dropped).
     x->setLabelsAngle(-90);
+    // Above the plot: upright names below it reached into a legend there. Qt Charts 6.4
+    // reserves a little less than an upright name's length: a margin takes the rest.
+    chart->legend()->setAlignment(Qt::AlignTop);
+    QMargins margins = chart->margins();
+    margins.setBottom(margins.bottom() + 16);
+    chart->setMargins(margins);
     x->setTruncateLabels(false); // "memory...." names nothing; the plot gives way instead
     QAbstractAxis* y = nullptr;
     if (scale == ValueScale::log) {
@@ -123,7 +129,7 @@ QChart* field_chart(const QString& object, const QString& before, const QString&
     }
     return bar_chart(QObject::tr("HITM per field of one object, %1 (per 1,000 traced operations)")
                          .arg(shown_text(object)),
-                     categories, {b, a}, QObject::tr("HITM per 1,000 traced operations"));
+                     categories, {b, a}, QObject::tr("HITM / 1k ops"));
 }
 
 QChart* lock_chart(const QString& before, const QString& after,
@@ -136,7 +142,7 @@ QChart* lock_chart(const QString& before, const QString& after,
         a.values << classes[i].contentions_after.value_or(0);
     }
     return bar_chart(QObject::tr("Contentions per lock class (log scale)"), categories, {b, a},
-                     QObject::tr("contentions (raw count)"), ValueScale::log);
+                     QObject::tr("contentions, raw"), ValueScale::log);
 }
 
 QChart* wait_chart(const QString& lock_class, const std::vector<analysis::HistogramBar>& bars) {
@@ -148,7 +154,7 @@ QChart* wait_chart(const QString& lock_class, const std::vector<analysis::Histog
     }
     QChart* chart = bar_chart(
         QObject::tr("Wait times of %1 (log2 buckets, lower bound)").arg(shown_text(lock_class)),
-        labels, {BarSet{QObject::tr("waits"), counts}}, QObject::tr("waits (raw count)"));
+        labels, {BarSet{QObject::tr("waits"), counts}}, QObject::tr("waits, raw"));
     // A bucket per power of two: upright labels would be elided to "…".
     for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
         axis->setLabelsAngle(-90);

@@ -69,6 +69,12 @@ void StripWidget::paintEvent(QPaintEvent*) {
                                             Qt::ElideRight, static_cast<int>(rest.width())));
     }
 
+    // Box text a little smaller than the title: "memory." fits an 8-byte box of a 64-byte line.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
+    const QFontMetrics metrics(small);
+
     // Unused bytes (padding, or another object) are hatched so gaps read as gaps.
     p.fillRect(r, QBrush(QColor(225, 225, 225), Qt::BDiagPattern));
     const double scale = scale_max_ > 0 ? scale_max_ : strip_->max_value;
@@ -89,24 +95,25 @@ void StripWidget::paintEvent(QPaintEvent*) {
         // elided if it must be; the tooltip has the whole path.
         const int room = static_cast<int>(b.width()) - 4;
         QStringList lines{shown_text(box.label)};
-        if (fontMetrics().horizontalAdvance(lines.front()) > room) {
+        if (metrics.horizontalAdvance(lines.front()) > room) {
             lines = lines.front().split(QLatin1Char('.'));
             for (qsizetype i = 0; i + 1 < lines.size(); ++i)
                 lines[i] += QLatin1Char('.');
         }
         for (QString& line : lines)
-            line = fontMetrics().elidedText(line, Qt::ElideRight, room);
+            line = metrics.elidedText(line, Qt::ElideRight, room);
         // Its HITM per 1k operations when it has any; "–" when the run did not count it.
         if (value > 0)
-            lines << fontMetrics().elidedText(strip_value_text(*strip_, *box.counts),
-                                              Qt::ElideRight, room);
+            lines << metrics.elidedText(strip_value_text(*strip_, *box.counts), Qt::ElideRight,
+                                        room);
         else if (!box.counts && strip_->counted)
             lines << unknown_qtext();
         // As many lines as the box holds, the name's first.
-        const int fit = std::max(1, static_cast<int>((b.height() - 4) / fontMetrics().height()));
+        const int fit = std::max(1, static_cast<int>((b.height() - 4) / metrics.height()));
         p.drawText(b.adjusted(2, 2, -2, -2), Qt::AlignCenter,
                    lines.mid(0, fit).join(QLatin1Char('\n')));
     }
+    p.setFont(font());
     // Ruler: a tick every 8 bytes, a line boundary marked heavier.
     p.setPen(palette().text().color());
     for (std::uint32_t byte = 0; byte <= strip_->bytes; byte += 8) {
