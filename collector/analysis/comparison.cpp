@@ -1,5 +1,6 @@
 #include "collector/analysis/comparison.hpp"
 
+#include "collector/analysis/field_names.hpp"
 #include "collector/analysis/story.hpp"
 #include "collector/report/c2c_report.hpp"
 
@@ -47,7 +48,7 @@ std::vector<FieldPair> field_pairs(const store::C2cData& before, const store::C2
     std::map<std::string, FieldPair> pairs;
     for (const auto& [name, v] : b)
         if (v > 0)
-            pairs[name] = {name, v, 0};
+            pairs[name] = {name, {}, v, 0};
     for (const auto& [name, v] : a)
         if (v > 0 || pairs.contains(name)) {
             auto& p = pairs[name];
@@ -62,6 +63,20 @@ std::vector<FieldPair> field_pairs(const store::C2cData& before, const store::C2
     });
     if (out.size() > limit)
         out.resize(limit);
+    // Labelled as the strips label them: unambiguous among all the object's fields.
+    std::vector<std::string_view> paths;
+    for (const store::C2cData* side : {&before, &after})
+        if (const engine::ObjectInfo* o = object_named(*side, object))
+            for (engine::FieldId f = 0; f < o->layout.placement.size(); ++f)
+                if (o->layout.has(f) &&
+                    std::find(paths.begin(), paths.end(), o->layout.field_name(f)) == paths.end())
+                    paths.push_back(o->layout.field_name(f));
+    for (const FieldPair& p : out)
+        if (std::find(paths.begin(), paths.end(), p.field) == paths.end())
+            paths.push_back(p.field);
+    const std::vector<std::string> labels = short_field_names(paths);
+    for (FieldPair& p : out)
+        p.label = labels[std::find(paths.begin(), paths.end(), p.field) - paths.begin()];
     return out;
 }
 

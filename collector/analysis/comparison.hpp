@@ -26,6 +26,7 @@ std::map<std::string, double> field_hitm_rates(const store::C2cData& data, engin
 
 struct FieldPair {
     std::string field;
+    std::string label; // short_field_names among the object's fields, as its strip box says
     double before = 0, after = 0; // HITM per 1,000 traced operations; 0 where a side has none
 };
 

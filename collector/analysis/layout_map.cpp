@@ -24,10 +24,14 @@ std::vector<ByteRange> gaps_of(const std::vector<LineField>& fields, std::uint32
     return gaps;
 }
 
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 void mark_moved(LayoutMap& map, const std::vector<std::string>& moved) {
     for (LayoutLine& line : map.lines)
         for (LineField& f : line.fields)
-            f.moved = std::find(moved.begin(), moved.end(), f.name) != moved.end();
+            f.moved = contains(moved, f.name);
 }
 
 } // namespace
@@ -76,8 +80,6 @@ LayoutMap map_layout(const engine::Layout& layout, const StructHeat* heat) {
             field.size = end - begin;
             if (heat)
                 field.counts = heat->fields.at(f);
-            if (field.counts)
-                map.max_transfers = std::max(map.max_transfers, field.counts->transfers());
             line.fields.push_back(std::move(field));
         }
         std::sort(line.fields.begin(), line.fields.end(),
@@ -88,10 +90,6 @@ LayoutMap map_layout(const engine::Layout& layout, const StructHeat* heat) {
     return map;
 }
 
-std::uint64_t LayoutPair::max_transfers() const {
-    return std::max(a.max_transfers, b.max_transfers);
-}
-
 LayoutPair compare_layouts(const engine::Layout& a, const StructHeat* heat_a,
                            const engine::Layout& b, const StructHeat* heat_b) {
     btf::LayoutDiff diff = btf::diff_layouts(a, b);
@@ -100,9 +98,20 @@ LayoutPair compare_layouts(const engine::Layout& a, const StructHeat* heat_a,
                     std::move(diff.fields),
                     std::move(diff.hot),
                     {}};
-    for (const btf::FieldChange& c : pair.fields)
-        if (btf::LayoutDiff::moved(c))
+    // What matters is who shares the hot field's line: v6.1's page_counter moves 8 fields to
+    // other lines, of which 7 leave usage's line (parent only goes from one cold line to
+    // another), and struct mem_cgroup's offsets shift under 59 fields that mostly stay on their
+    // line's side of memory.usage. Without a hot field, every field on another line.
+    for (const btf::FieldChange& c : pair.fields) {
+        const bool moved =
+            pair.hot.empty()
+                ? btf::LayoutDiff::moved(c)
+                : std::any_of(pair.hot.begin(), pair.hot.end(), [&](const btf::HotLine& h) {
+                      return contains(h.left, c.field) || contains(h.joined, c.field);
+                  });
+        if (moved)
             pair.moved.push_back(c.field);
+    }
     mark_moved(pair.a, pair.moved);
     mark_moved(pair.b, pair.moved);
     return pair;

@@ -60,7 +60,6 @@ struct LayoutMap {
     std::uint32_t line_size = btf::kCacheLineSize;
     std::vector<LayoutLine> lines; // every line of sizeof, in order
     std::optional<MapHeat> heat;
-    std::uint64_t max_transfers = 0; // over the fields' counts
 
     // Lines with at least one modelled field.
     std::size_t lines_with_fields() const;
@@ -71,11 +70,12 @@ LayoutMap map_layout(const engine::Layout& layout, const StructHeat* heat = null
 
 // Two layouts of one struct, each with its own heat (or none).
 struct LayoutPair {
-    LayoutMap a, b;                       // fields on another line in the other are `moved`
+    LayoutMap a, b;                       // the fields in `moved` are marked on both sides
     std::vector<btf::FieldChange> fields; // every field either places, in the type's order
     std::vector<btf::HotLine> hot;        // the hot field's line in both, who left or joined
-    std::vector<std::string> moved;       // the fields on another line in B than in A
-    std::uint64_t max_transfers() const;  // one colour scale for both sides
+    // The fields that left or joined the hot field's line (every hot field's), in the type's
+    // order; without a hot field, those on another line in B than in A.
+    std::vector<std::string> moved;
 };
 
 // Throws engine::LayoutError when the layouts are of different struct types.

@@ -110,6 +110,7 @@ std::vector<std::int64_t> parse_run_ids(std::string_view text) {
 Report build_report(store::Database& db, const ReportRequest& request) {
     Report r;
     r.database = db.path().filename().string();
+    r.origin = report::this_origin();
     std::map<std::string, std::set<std::string>> variants; // workload -> variants chosen
     for (const store::RunRecord& run : selected_runs(db, request)) {
         r.runs.push_back(run_section(db, run, request));

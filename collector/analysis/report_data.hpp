@@ -7,6 +7,7 @@
 #include "collector/analysis/lock_changes.hpp"
 #include "collector/analysis/run_detail.hpp"
 #include "collector/analysis/scaling.hpp"
+#include "collector/report/report_origin.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -76,7 +77,8 @@ struct WorkloadScaling {
 };
 
 struct Report {
-    std::string database; // the file's name, as the report shows it
+    std::string database;        // the file's name, as the report shows it
+    report::ReportOrigin origin; // when, on which host and kernel, by which hitmap
     std::vector<RunSection> runs;
     std::optional<PairSection> comparison;
     // The variants of the chosen runs, each over all its runs (every thread count and source).

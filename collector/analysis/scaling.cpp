@@ -10,6 +10,10 @@ namespace hitmap::analysis {
 namespace {
 
 std::optional<int> stops_growing_at(const std::vector<ScalingPoint>& points) {
+    // Two points are a slope, not a curve: 1 thread at 10 and 2 at 9.8 said "stops growing
+    // at 1" of a run pair that says nothing about where growth ends.
+    if (points.size() < 3)
+        return std::nullopt;
     double highest = 0;
     for (const ScalingPoint& p : points)
         highest = std::max(highest, p.median);

@@ -22,7 +22,8 @@ struct ScalingSeries {
     std::string name;                 // "v6.0 (measured)", "v6.0 (simulated xeon-2s-72)"
     std::vector<ScalingPoint> points; // by threads
     // Threads from which the curve stops growing: the first point within 5 % of the highest
-    // median when later points follow it; nullopt while it still grows at its last point.
+    // median when later points follow it; nullopt while it still grows at its last point, and
+    // for fewer than three points.
     std::optional<int> stops_growing_at;
 };
 

@@ -4,6 +4,7 @@
 #include "collector/cli/lock_report.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/output_text.hpp"
+#include "collector/report/report_origin.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
@@ -33,6 +34,11 @@ store::C2cData require_c2c(store::Database& db, const store::RunRecord& run) {
 
 namespace {
 
+// A text report's first line: when, where and by which build, as every report's header says.
+void print_origin() {
+    fmt::print("# {}\n", report::origin_sentence(report::this_origin()));
+}
+
 void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
     const bool has_tables = !store::read_lock_table_headers(db, run.id).empty();
     const auto kernel = analysis::find_kernel_locks_metric(db.metrics(run.id));
@@ -51,6 +57,7 @@ void report_locks(store::Database& db, const store::RunRecord& run, bool json) {
         std::fflush(stdout);
         write_lock_report_json(stdout, db, j, run.id);
     } else {
+        print_origin();
         fmt::print("# {}\n", report::run_title(run));
         if (kernel_absent)
             fmt::print("# kernel lock waits (--kernel-locks): not collected: {}\n",
@@ -101,6 +108,7 @@ void add_report_command(CLI::App& app) {
             j["metrics"] = report::metrics_json(db.metrics(run.id));
             fmt::print("{}\n", report::json_text(j));
         } else {
+            print_origin();
             fmt::print("{}", report::format_c2c_report(data,
                                                        report::run_title(run) + "\n" +
                                                            report::provenance_text(run, data),

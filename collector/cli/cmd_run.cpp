@@ -126,6 +126,7 @@ std::vector<collector::RunSummary> execute_runs(const collector::RunRequest& req
     collector::RunExecutor executor(db, progress);
     const collector::CancelOnSignals cancel_on_signals;
     const auto summaries = executor.execute(validated);
+    progress.finish();
     for (const auto& s : summaries) {
         if (!s.ok)
             command_exit_status() = 1;

@@ -3,6 +3,7 @@
 #include "collector/cli/commands.hpp"
 #include "collector/plugins/plugin_loader.hpp"
 #include "collector/report/output_text.hpp"
+#include "collector/support/build_info.hpp"
 #include "collector/support/error_text.hpp"
 
 #include <CLI/CLI.hpp>
@@ -15,7 +16,7 @@ int main(int argc, char** argv) {
                  "(runs the memcg accounting engine's workloads and stores the analysis in SQLite)",
                  "hitmap-collect"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "hitmap-collect 0.1.0");
+    app.set_version_flag("--version", hitmap::support::version_text("hitmap-collect"));
     // Loaded as soon as it is parsed, so the subcommand's workload, layouts and sites exist when
     // it runs, and before it opens a database: a refused plugin stores nothing.
     app.add_option_function<std::vector<std::string>>(

@@ -10,15 +10,18 @@ namespace hitmap::report {
 namespace {
 
 // Kept to what Qt's rich-text engine also draws, so the PDF (rendered from the same page)
-// looks like the HTML.
+// looks like the HTML. Tables in 9 pt: the ten columns of the runs' table then fit A4 with
+// headers wrapped between words (at 10 pt Qt broke "Cachelines" inside the word; kept whole
+// with nowrap, the table ran off the page).
 constexpr const char* kStyle = R"(
 body { font-family: sans-serif; font-size: 10pt; margin: 24px; color: #222; }
 h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 20px; } h3 { font-size: 11pt; }
-table { border-collapse: collapse; margin: 6px 0 14px 0; }
+table { border-collapse: collapse; margin: 6px 0 14px 0; font-size: 9pt; }
 th, td { border: 1px solid #bbb; padding: 2px 6px; }
 th { background-color: #eee; text-align: left; }
 td.num { text-align: right; white-space: nowrap; }
 p.note, p.footer { color: #555; }
+p.origin { color: #333; font-weight: bold; }
 div.picture { margin: 8px 0; }
 )";
 
@@ -72,8 +75,8 @@ std::string report_html(const analysis::Report& r, ReportPictures& pictures,
     std::string out =
         fmt::format("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<title>hitmap report: {0}</title>\n<style>{1}</style>\n</head>\n<body>\n"
-                    "<h1>hitmap report: {0}</h1>\n",
-                    html_text(r.database), kStyle);
+                    "<h1>hitmap report: {0}</h1>\n<p class=\"origin\">{2}</p>\n",
+                    html_text(r.database), kStyle, html_text(origin_sentence(r.origin)));
     out += "<p class=\"note\">Every figure's source is in its row: measured (this machine), "
            "traced (probes recording), simulated (virtual time on a simulated machine), "
            "predicted, imported; sources are never pooled. – is unknown, never 0.</p>\n";

@@ -28,7 +28,8 @@ std::string table_markdown(const ReportTable& t) {
 } // namespace
 
 std::string report_markdown(const analysis::Report& r) {
-    std::string out = fmt::format("## hitmap report: {}\n\n", markdown_text(r.database));
+    std::string out = fmt::format("## hitmap report: {}\n\n{}\n\n", markdown_text(r.database),
+                                  markdown_text(origin_sentence(r.origin)));
     out += "Every figure's source is in its row: measured (this machine), traced (probes "
            "recording), simulated (virtual time on a simulated machine), predicted, imported. "
            "– is unknown, never 0.\n\n";

@@ -16,8 +16,15 @@ Progress::Progress(ProgressStyle style, std::FILE* out)
 }
 
 Progress::~Progress() {
-    if (style_ == ProgressStyle::bar && total_ > 0)
+    finish();
+}
+
+void Progress::finish() {
+    if (style_ == ProgressStyle::bar && total_ > 0 && !finished_) {
         std::fputs("\n", out_);
+        std::fflush(out_);
+    }
+    finished_ = true;
 }
 
 void Progress::begin(std::size_t index, std::size_t total, const std::string& label) {

@@ -18,6 +18,9 @@ public:
     // Fraction 0..1 of the current unit.
     void update(double fraction, const std::string& phase);
     void end(bool ok, const std::string& summary);
+    // Ends the bar's line, once: call it before the data goes to stdout, which shares the
+    // terminal (the table's header was glued to the bar's last line). The destructor calls it.
+    void finish();
 
 private:
     void draw();
@@ -27,6 +30,7 @@ private:
     std::size_t index_ = 0, total_ = 0;
     std::string label_, phase_;
     double fraction_ = 0;
+    bool finished_ = false;
 };
 
 } // namespace hitmap::collector

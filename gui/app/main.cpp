@@ -1,16 +1,17 @@
 // hitmap: the desktop app. `hitmap [--plugin PATH]... [DB]` opens DB (default ./hitmap.db);
 // `hitmap --screenshot DIR [--size WxH] [DB]` writes the main views as PNGs and exits; `hitmap
 // export ...` writes an HTML or PDF report without a window. Only the window needs a display.
+#include "collector/support/build_info.hpp"
 #include "gui/app/export_command.hpp"
 #include "gui/app/headless.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/app/screenshots.hpp"
-#include "hitmap_build_version.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSize>
 #include <cstdio>
+#include <optional>
 
 namespace {
 
@@ -61,15 +62,6 @@ QString usage_error(QCommandLineParser& parser, const QStringList& arguments) {
     return {};
 }
 
-// "hitmap 0.1.0 (commit 7cc2407abcd1)": CMake's project(VERSION) and the commit the sources
-// were at when built, where they were a git checkout.
-QString version_text() {
-    const QString commit = QStringLiteral(HITMAP_GIT_COMMIT);
-    return QStringLiteral("hitmap %1%2")
-        .arg(QStringLiteral(HITMAP_VERSION),
-             commit.isEmpty() ? QString() : QStringLiteral(" (commit %1)").arg(commit));
-}
-
 // Qt's default platform here is xcb, or wayland in a Wayland session; without either, creating
 // the application aborts (SIGABRT) with a paragraph about platform plugins.
 bool display_available() {
@@ -110,7 +102,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (parser.isSet(version_option)) {
-            std::printf("%s\n", qPrintable(version_text()));
+            std::printf("%s\n", hitmap::support::version_text("hitmap").c_str());
             return 0;
         }
         screenshot = parser.isSet(screenshot_option);

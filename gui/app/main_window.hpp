@@ -29,6 +29,8 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     enum Tab { CachelinesTab, CompareTab, ScalingTab, LocksTab, LayoutTab };
+    // File → Import: what the file holds, as `hitmap-collect import` names it.
+    enum class ImportKind { perf_c2c, lockstat, perf_lock };
 
     explicit MainWindow(QWidget* parent = nullptr);
 
@@ -55,6 +57,11 @@ public:
     // File → Export report without the file dialog: the compared pair on the Compare tab,
     // else the selected run; false when there is neither.
     bool exportReport(const QString& path, ReportFormat format);
+    // File → Import without the file dialog: `hitmap-collect import` into the open database,
+    // then the list reloaded with the new run selected; importFinished says how it went.
+    void importFile(ImportKind kind, const QString& path);
+    // Help → About's text: version, commit, build, Qt, where the documentation is.
+    QString aboutText() const;
 
 signals:
     // The view has new data to show: a run list, a run, a compare pair.
@@ -62,6 +69,8 @@ signals:
     void runShown(qint64 run_id);
     void compareShown();
     void reportWritten(const QString& path);
+    // `message`: the collector's one-line error when !ok, else what was imported.
+    void importFinished(bool ok, const QString& message);
 
 private:
     void buildMenus();
@@ -72,6 +81,10 @@ private:
     void loadLayoutsIfShown();
     void selectRun(qint64 run_id);
     void openRunDialog();
+    void chooseImportFile(ImportKind kind);
+    // Reloads the list and selects the newest run when the reload brings a new one (after a
+    // collection or an import).
+    void reloadAndSelectNewest();
     void exportViewPng();
     void exportChartSvg();
     void chooseReportFile();

@@ -8,8 +8,10 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QScatterSeries>
@@ -32,7 +34,16 @@ QChart* new_chart(const QString& title) {
     // Animations would make grabs and exports catch half-drawn bars.
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    // Axis and bar numbers grouped as everywhere else ("1,500,000", number_text.hpp).
+    chart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
+    chart->setLocalizeNumbers(true);
     return chart;
+}
+
+// Decimals for a linear axis up to `top`: none from 10 up ("1,500,000", not "1500000.0").
+QString axis_format(double top) {
+    return top >= 10 ? QStringLiteral("%.0f")
+                     : (top >= 1 ? QStringLiteral("%.1f") : QStringLiteral("%.2f"));
 }
 
 } // namespace
@@ -53,6 +64,9 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
         }
         series->append(set);
     }
+    // Many narrow bars take their numbers upright, which needs more room above the tallest.
+    const bool upright = categories.size() * static_cast<qsizetype>(sets.size()) > 8;
+    const double headroom = upright ? 1.8 : 1.2;
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     for (const QString& c : categories) {
@@ -62,21 +76,30 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
             shown = QStringLiteral("%1 (%2)").arg(shown_text(c)).arg(n);
         x->append(shown);
     }
-    x->setLabelsAngle(-40);      // field names stay whole when there are a dozen of them
+    // Field names stay whole when there are a dozen of them; upright, the first one does not
+    // reach past the chart's left edge (at -40 degrees it was dropped).
+    x->setLabelsAngle(-90);
+    // Above the plot: upright names below it reached into a legend there. Qt Charts 6.4
+    // reserves a little less than an upright name's length: a margin takes the rest.
+    chart->legend()->setAlignment(Qt::AlignTop);
+    QMargins margins = chart->margins();
+    margins.setBottom(margins.bottom() + 16);
+    chart->setMargins(margins);
     x->setTruncateLabels(false); // "memory...." names nothing; the plot gives way instead
     QAbstractAxis* y = nullptr;
     if (scale == ValueScale::log) {
         auto* log = new QLogValueAxis;
         log->setBase(10);
-        log->setLabelFormat(QStringLiteral("%g"));
+        log->setLabelFormat(bottom >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%g"));
         // From the decade below the smallest bar, so every non-zero value shows.
         log->setRange(bottom > 0 ? std::pow(10.0, std::floor(std::log10(bottom))) : 1,
-                      top > 0 ? top * 2 : 10);
+                      top > 0 ? top * (upright ? 8 : 2) : 10);
         y = log;
     } else {
         auto* linear = new QValueAxis;
-        linear->setRange(0, top > 0 ? top * 1.1 : 1);
+        linear->setRange(0, top > 0 ? top * headroom : 1);
         linear->applyNiceNumbers();
+        linear->setLabelFormat(axis_format(linear->max()));
         y = linear;
     }
     y->setTitleText(value_axis);
@@ -84,6 +107,14 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
+    // Every bar says its value, the tallest included: the axis left room above it. Set once
+    // the series has its axes: Qt Charts 6.4 draws no label turned on before.
+    for (QBarSet* set : series->barSets())
+        set->setLabelColor(QColor(0x22, 0x22, 0x22));
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    series->setLabelsPrecision(4);
+    series->setLabelsAngle(upright ? -90 : 0);
+    series->setLabelsVisible(true);
     return chart;
 }
 
@@ -92,13 +123,13 @@ QChart* field_chart(const QString& object, const QString& before, const QString&
     QStringList categories;
     BarSet b{before, {}}, a{after, {}};
     for (const auto& f : fields) {
-        categories << QString::fromStdString(f.field);
+        categories << QString::fromStdString(f.label);
         b.values << f.before;
         a.values << f.after;
     }
-    return bar_chart(
-        QObject::tr("HITM per field of %1 (per 1k traced ops)").arg(shown_text(object)), categories,
-        {b, a}, QObject::tr("HITM / 1k op"));
+    return bar_chart(QObject::tr("HITM per field of one object, %1 (per 1,000 traced operations)")
+                         .arg(shown_text(object)),
+                     categories, {b, a}, QObject::tr("HITM / 1k ops"));
 }
 
 QChart* lock_chart(const QString& before, const QString& after,
@@ -111,7 +142,7 @@ QChart* lock_chart(const QString& before, const QString& after,
         a.values << classes[i].contentions_after.value_or(0);
     }
     return bar_chart(QObject::tr("Contentions per lock class (log scale)"), categories, {b, a},
-                     QObject::tr("contentions"), ValueScale::log);
+                     QObject::tr("contentions, raw"), ValueScale::log);
 }
 
 QChart* wait_chart(const QString& lock_class, const std::vector<analysis::HistogramBar>& bars) {
@@ -123,7 +154,7 @@ QChart* wait_chart(const QString& lock_class, const std::vector<analysis::Histog
     }
     QChart* chart = bar_chart(
         QObject::tr("Wait times of %1 (log2 buckets, lower bound)").arg(shown_text(lock_class)),
-        labels, {BarSet{QObject::tr("waits"), counts}}, QObject::tr("waits"));
+        labels, {BarSet{QObject::tr("waits"), counts}}, QObject::tr("waits, raw"));
     // A bucket per power of two: upright labels would be elided to "…".
     for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
         axis->setLabelsAngle(-90);
@@ -222,10 +253,14 @@ QChart* scaling_chart(const QString& title, const std::vector<analysis::ScalingS
     x->setTickType(QValueAxis::TicksDynamic);
     x->setTickAnchor(0);
     x->setTickInterval(step);
-    // Long names (source, machine, where a curve stops) need a column, not a row.
+    // Long names (source, machine, where a curve stops) need a column, not a row. Each entry
+    // is a stroke of its curve's own pen, so a dotted (traced) or dashed (simulated) curve
+    // shows its dash there.
     chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     y->setRange(0, top > 0 ? top * 1.15 : 1);
     y->applyNiceNumbers();
+    y->setLabelFormat(axis_format(y->max()));
     return chart;
 }
 

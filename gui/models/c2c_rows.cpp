@@ -1,9 +1,8 @@
 #include "gui/models/c2c_rows.hpp"
 
 #include "collector/report/c2c_report.hpp"
+#include "gui/models/number_text.hpp"
 #include "gui/models/unknown_text.hpp"
-
-#include <QLocale>
 
 namespace hitmap::gui {
 
@@ -21,7 +20,7 @@ QVariant count_variant(Count v) {
 }
 
 QString rate_text(const std::optional<double>& v) {
-    return text_or_unknown(v, [](double x) { return QString::number(x, 'f', 2); });
+    return text_or_unknown(v, [](double x) { return number_text(x, 2); });
 }
 
 // A column of a count the run's source may not have: "–" where unknown; a known count reads
@@ -31,8 +30,7 @@ Column<Row> count_column(const QString& title, Count (*get)(const Row&), bool he
     return {title,
             [get](const Row& r) { return count_variant(get(r)); },
             [get](const Row& r) {
-                return text_or_unknown(
-                    get(r), [](std::uint64_t v) { return QLocale().toString(qulonglong{v}); });
+                return text_or_unknown(get(r), [](std::uint64_t v) { return number_text(v); });
             },
             {},
             heat};
@@ -107,8 +105,8 @@ std::vector<Column<LineRow>> line_columns() {
         {QStringLiteral("#"), [](const LineRow& r) { return r.rank; }},
         {QStringLiteral("Object"), [](const LineRow& r) { return r.object; }},
         {QStringLiteral("Line"), [](const LineRow& r) { return r.key.index; }},
-        {QStringLiteral("Address"), [](const LineRow& r) { return count_variant(r.key.address); },
-         [](const LineRow& r) { return QStringLiteral("0x%1").arg(r.key.address, 0, 16); }},
+        // What a user looks at first: which object, which line, which fields; then counts.
+        {QStringLiteral("Fields"), [](const LineRow& r) { return r.fields; }},
     };
     add_count<LineRow>(
         cols, QStringLiteral("Tot Hitm"), [](const LineRow& r) -> Count { return r.counts.hitm; },
@@ -131,11 +129,13 @@ std::vector<Column<LineRow>> line_columns() {
                     [](const LineRow& r) { return variant_or_unknown(r.counts.stall_cycles); },
                     [](const LineRow& r) {
                         return text_or_unknown(r.counts.stall_cycles,
-                                               [](double v) { return QString::number(v, 'f', 0); });
+                                               [](double v) { return number_text(v, 0); });
                     },
                     {},
                     true});
-    cols.push_back({QStringLiteral("Fields"), [](const LineRow& r) { return r.fields; }});
+    cols.push_back(
+        {QStringLiteral("Address"), [](const LineRow& r) { return count_variant(r.key.address); },
+         [](const LineRow& r) { return QStringLiteral("0x%1").arg(r.key.address, 0, 16); }});
     return cols;
 }
 
@@ -168,7 +168,8 @@ std::vector<Column<PairRow>> pair_columns() {
         {QStringLiteral("Last writer"), [](const PairRow& r) { return r.writer; }},
         {QStringLiteral("Sharing"),
          [](const PairRow& r) {
-             return r.true_sharing ? QStringLiteral("true") : QStringLiteral("false");
+             return r.true_sharing ? QStringLiteral("true sharing")
+                                   : QStringLiteral("false sharing");
          },
          {},
          [](const PairRow& r) {

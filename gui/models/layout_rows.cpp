@@ -14,6 +14,7 @@ StripLayout line_strip(const analysis::LayoutMap& map, const analysis::LayoutLin
     if (line.end - line.begin < map.line_size)
         strip.title += QObject::tr(", struct ends at +%1").arg(line.end);
     strip.counted = map.heat.has_value();
+    strip.scope = QObject::tr("summed over the heat run's objects");
     if (map.heat) {
         strip.ops = map.heat->traced_ops;
         strip.known = map.heat->known;
@@ -29,9 +30,16 @@ StripLayout line_strip(const analysis::LayoutMap& map, const analysis::LayoutLin
         box.counts = f.counts;
         box.moved = f.moved;
         if (f.counts)
-            strip.max_transfers = std::max(strip.max_transfers, f.counts->transfers());
+            strip.max_value = std::max(strip.max_value, strip_value(strip, *f.counts));
         strip.boxes.push_back(std::move(box));
     }
+    // Named among all the struct's fields, each once (a field across a boundary is on two).
+    std::vector<std::string_view> paths;
+    for (const analysis::LayoutLine& l : map.lines)
+        for (const analysis::LineField& f : l.fields)
+            if (std::find(paths.begin(), paths.end(), f.name) == paths.end())
+                paths.push_back(f.name);
+    label_boxes(strip, paths);
     return strip;
 }
 

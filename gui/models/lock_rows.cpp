@@ -1,5 +1,7 @@
 #include "gui/models/lock_rows.hpp"
 
+#include "gui/models/number_text.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -51,8 +53,7 @@ Column<Row> optional_column(const QString& title, std::optional<double> Row::*me
     return {title,
             [member](const Row& r) { return (r.*member).value_or(-1.0); },
             [member, decimals](const Row& r) {
-                return r.*member ? QString::number(*(r.*member), 'f', decimals)
-                                 : QStringLiteral("–");
+                return r.*member ? number_text(*(r.*member), decimals) : QStringLiteral("–");
             },
             {},
             heat};
@@ -119,7 +120,7 @@ std::vector<Column<LockPointRow>> lock_point_columns() {
         {QStringLiteral("Point"), [](const LockPointRow& r) { return r.kind; }},
         {QStringLiteral("Count"),
          [](const LockPointRow& r) { return r.count; },
-         [](const LockPointRow& r) { return QString::number(r.count, 'f', 0); },
+         [](const LockPointRow& r) { return number_text(r.count, 0); },
          {},
          true},
         {QStringLiteral("Call site"), [](const LockPointRow& r) { return r.site; }},

@@ -1,5 +1,6 @@
 #include "gui/models/run_tree_model.hpp"
 
+#include "gui/models/number_text.hpp"
 #include "gui/models/run_quality.hpp"
 #include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
@@ -18,7 +19,7 @@ QString ops_text(double ops_per_s) {
         return QStringLiteral("%1 M").arg(ops_per_s / 1e6, 0, 'f', 2);
     if (ops_per_s >= 1e3)
         return QStringLiteral("%1 k").arg(ops_per_s / 1e3, 0, 'f', 2);
-    return QString::number(ops_per_s, 'f', 0);
+    return number_text(ops_per_s, 0);
 }
 
 } // namespace
@@ -129,14 +130,15 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Name:
         return n.label;
+    case Source:
+        return QString::fromUtf8(store::to_string(r.source).data());
     case Threads:
         return text_or_unknown(r.threads, [](int t) { return QString::number(t); });
     case Duration:
         return text_or_unknown(r.duration_s,
                                [](double s) { return QStringLiteral("%1 s").arg(s, 0, 'g', 3); });
     case OpsPerSecond:
-        return text_or_unknown(r.ops_per_s, ops_text) +
-               QStringLiteral(" (%1)").arg(QString::fromUtf8(store::to_string(r.source).data()));
+        return text_or_unknown(r.ops_per_s, ops_text);
     case C2cSource:
         return r.c2c_source ? QString::fromStdString(*r.c2c_source) : unknown_qtext();
     case Status:
@@ -151,7 +153,8 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
 QVariant RunTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* const titles[] = {"Run", "Threads", "Duration", "ops/s", "c2c", "Status"};
+    static const char* const titles[] = {"Run",   "Source", "Threads", "Duration",
+                                         "ops/s", "c2c",    "Status"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(titles[section])) : QVariant();
 }
 

@@ -11,7 +11,9 @@ namespace hitmap::gui {
 class RunTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Name, Threads, Duration, OpsPerSecond, C2cSource, Status, ColumnCount };
+    // Source: where the run's figures come from (measured, traced, simulated, imported), its
+    // own column so that a filter can pick one and ops/s of different sources are told apart.
+    enum Column { Name, Source, Threads, Duration, OpsPerSecond, C2cSource, Status, ColumnCount };
     static constexpr int RunIdRole = Qt::UserRole + 10; // qint64 on run rows, invalid elsewhere
 
     using QAbstractItemModel::QAbstractItemModel;

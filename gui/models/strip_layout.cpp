@@ -1,7 +1,11 @@
 #include "gui/models/strip_layout.hpp"
 
+#include "collector/analysis/field_names.hpp"
+#include "collector/report/c2c_report.hpp"
 #include "gui/models/c2c_rows.hpp"
+#include "gui/models/number_text.hpp"
 
+#include <QObject>
 #include <algorithm>
 
 namespace hitmap::gui {
@@ -18,6 +22,7 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
     strip.title = line_title(data, line);
     strip.ops = data.traced_ops();
     strip.known = data.trace.known;
+    strip.scope = QObject::tr("this object's line");
 
     // Positions are measured from the start of the object's first line, where the object
     // begins at `phase`; line i covers [i * line_size, (i + 1) * line_size).
@@ -49,12 +54,43 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
             if (fs.line.object == line.object && fs.field == f && fs.line.index >= first_index &&
                 fs.line.index < last_index)
                 *box.counts += fs.counts;
-        strip.max_transfers = std::max(strip.max_transfers, box.counts->transfers());
+        strip.max_value = std::max(strip.max_value, strip_value(strip, *box.counts));
         strip.boxes.push_back(std::move(box));
     }
     std::sort(strip.boxes.begin(), strip.boxes.end(),
               [](const StripBox& a, const StripBox& b) { return a.offset < b.offset; });
+    std::vector<std::string_view> paths;
+    for (engine::FieldId f = 0; f < o->layout.placement.size(); ++f)
+        if (o->layout.has(f))
+            paths.push_back(o->layout.field_name(f));
+    label_boxes(strip, paths);
     return strip;
+}
+
+double strip_value(const StripLayout& strip, const c2c::ClassCounts& counts) {
+    const std::uint64_t hitm = store::shown_counts(counts, strip.known).hitm;
+    return report::per_thousand(hitm, strip.ops).value_or(static_cast<double>(hitm));
+}
+
+QString strip_metric(const StripLayout& strip) {
+    return strip.ops && *strip.ops ? QObject::tr("HITM per 1,000 traced operations")
+                                   : QObject::tr("HITM, raw counts (no traced operations)");
+}
+
+QString strip_value_text(const StripLayout& strip, const c2c::ClassCounts& counts) {
+    const double value = strip_value(strip, counts);
+    return strip.ops && *strip.ops ? number_text(value, 1) + QStringLiteral("/1k")
+                                   : number_text(value, 0);
+}
+
+void label_boxes(StripLayout& strip, const std::vector<std::string_view>& paths) {
+    const std::vector<std::string> labels = analysis::short_field_names(paths);
+    for (StripBox& box : strip.boxes) {
+        box.label = box.name;
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            if (paths[i] == box.name.toStdString())
+                box.label = QString::fromStdString(labels[i]);
+    }
 }
 
 std::vector<c2c::LineKey> touched_lines(const store::C2cData& data, engine::ObjectId object) {

@@ -12,7 +12,9 @@ namespace hitmap::gui {
 
 struct StripBox {
     engine::FieldId field = 0;
-    QString name;
+    QString name;             // the field's whole path: "memory.usage"
+    QString label;            // the box's: the shortest unambiguous among the object's fields
+                              // (analysis::short_field_names), as every strip and report names it
     std::uint32_t offset = 0; // first byte within the strip
     std::uint32_t size = 0;   // bytes within the strip (a field can straddle its edge)
     double x = 0;             // pixels from the strip's left edge
@@ -28,14 +30,28 @@ struct StripLayout {
     std::uint32_t bytes = 64; // 64, or 128 for an adjacent-line pair
     std::uint32_t line_size = 64;
     double width = 0;
-    std::vector<StripBox> boxes; // by offset
-    std::uint64_t max_transfers = 0;
-    std::optional<std::uint64_t> ops; // traced operations, for per-1k tooltips
+    std::vector<StripBox> boxes;      // by offset
+    double max_value = 0;             // the largest box's strip_value
+    std::optional<std::uint64_t> ops; // traced operations, for per-1k rates
     // What the run's source counted: tooltips show the rest as "–". Boxes are coloured by the
     // transfers counted, all of them or (store classes unknown) loads' HITMs and clean forwards.
     store::KnownCounts known;
     bool counted = true; // false: no run's counts at all (names only, no "–")
+    // Whose counts the boxes hold: one object's line, or a sum over a run's objects.
+    QString scope;
 };
+
+// What a box shows, in colour and number: its HITM (the count every source has: perf c2c's
+// Tot Hitm where stores have none) per 1,000 traced operations, or raw when the run traced
+// none (an import). The compare chart beside the strips plots the same; tooltips add the rest.
+double strip_value(const StripLayout& strip, const c2c::ClassCounts& counts);
+// That metric in words, for the caption or colour key of a view of strips.
+QString strip_metric(const StripLayout& strip);
+// "12.3/1k" or "123" (raw), as the box prints its value.
+QString strip_value_text(const StripLayout& strip, const c2c::ClassCounts& counts);
+
+// Fills each box's label from the names of all of the object's fields `paths`.
+void label_boxes(StripLayout& strip, const std::vector<std::string_view>& paths);
 
 // `bytes` = 128 shows the 128-byte-aligned pair of lines holding `line` (adjacent-line
 // prefetch). nullopt when the line's object is unknown.

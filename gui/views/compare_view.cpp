@@ -4,6 +4,7 @@
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
+#include "gui/models/number_text.hpp"
 #include "gui/models/shown_text.hpp"
 #include "gui/models/table_model.hpp"
 #include "gui/models/unknown_text.hpp"
@@ -61,19 +62,19 @@ struct PredictionCells {
 };
 
 std::vector<Column<PredictionCells>> prediction_columns() {
-    const auto num = [](double v) { return QString::number(v, 'f', 2); };
+    const auto num = [](double v) { return number_text(v, 2); };
     return {
         {QStringLiteral("Object"), [](const PredictionCells& r) { return r.object; }},
         {QStringLiteral("Field"), [](const PredictionCells& r) { return r.field; }},
-        {QStringLiteral("Recorded xfer/1k"),
+        {QStringLiteral("Recorded transfers/1k op"),
          [](const PredictionCells& r) { return variant_or_unknown(r.recorded); },
          [num](const PredictionCells& r) { return text_or_unknown(r.recorded, num); }},
-        {QStringLiteral("Predicted xfer/1k"),
+        {QStringLiteral("Predicted transfers/1k op"),
          [](const PredictionCells& r) { return variant_or_unknown(r.predicted); },
          [num](const PredictionCells& r) { return text_or_unknown(r.predicted, num); },
          {},
          true},
-        {QStringLiteral("Measured xfer/1k"),
+        {QStringLiteral("Measured transfers/1k op"),
          [](const PredictionCells& r) { return variant_or_unknown(r.measured); },
          [num](const PredictionCells& r) { return text_or_unknown(r.measured, num); },
          {},
@@ -89,7 +90,7 @@ CompareView::CompareView(QWidget* parent)
     , after_(new QComboBox(this))
     , summary_(new QLabel(this))
     , strips_(new StripGrid(this))
-    , chart_view_(chart_view(bar_chart(tr("HITM per field"), {}, {}, tr("HITM / 1k op")), this))
+    , chart_view_(chart_view(field_chart({}, {}, {}, {}), this))
     , prediction_summary_(new QLabel(this))
     , predictions_(new DataTable(tr("Filter objects or fields…"), this))
     , sections_(new QTabWidget(this))
@@ -276,7 +277,7 @@ bool CompareView::setData(std::shared_ptr<const CompareData> data) {
     }
     const report::Prediction& p = *data->prediction;
     const auto rate = [](const std::optional<double>& v) {
-        return text_or_unknown(v, [](double x) { return QString::number(x, 'f', 1); });
+        return text_or_unknown(v, [](double x) { return number_text(x, 1); });
     };
     prediction_summary_->setText(
         tr("Prediction run %1 (from run %2): the line holding usage moves %3/1k recorded → "

@@ -52,6 +52,7 @@ public:
     DataTable* predictions() const { return predictions_; }
     DataTable* lockClasses() const { return lock_classes_; }
     QChartView* lockChartView() const { return lock_chart_; }
+    StripGrid* stripGrid() const { return strips_; }
     QTabWidget* sections() const { return sections_; }
 
 signals:

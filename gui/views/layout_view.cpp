@@ -5,6 +5,7 @@
 #include "collector/report/report_tables.hpp"
 #include "engine/layout/layout_registry.hpp"
 #include "gui/models/layout_rows.hpp"
+#include "gui/models/number_text.hpp"
 #include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
 #include "gui/views/picker_item.hpp"
@@ -419,14 +420,14 @@ QString LayoutView::headerText(Side side, const analysis::LayoutMap* map) const 
         return text + tr("<br>No run: fields uncoloured.");
     const analysis::StructHeat* heat = heatOf(side);
     text += heat->container
-                ? tr("<br>Heat: transfers of run %1, summed over the %2 %3(s) inside its %4 "
+                ? tr("<br>Heat: HITM of run %1, summed over the %2 %3(s) inside its %4 "
                      "%5 object(s)")
                       .arg(map->heat->run)
                       .arg(heat->instances)
                       .arg(shown_text(map->struct_name).toHtmlEscaped())
                       .arg(heat->objects)
                       .arg(shown_text(heat->container->name).toHtmlEscaped())
-                : tr("<br>Heat: transfers of run %1, summed over its %n object(s) of the struct",
+                : tr("<br>Heat: HITM of run %1, summed over its %n object(s) of the struct",
                      nullptr, static_cast<int>(heat->objects))
                       .arg(map->heat->run);
     // Where the counts come from, as `show`'s c2c column names it: a replayed trace
@@ -468,13 +469,15 @@ void LayoutView::refresh() {
         }
 
     std::optional<analysis::LayoutMap> a, b;
-    std::uint64_t scale = 0;
     QString diff;
     try {
         if (la && lb) {
             analysis::LayoutPair pair = analysis::compare_layouts(*la, heatOf(A), *lb, heatOf(B));
-            scale = pair.max_transfers();
-            diff = tr("<b>%1 %2 on another line</b> (outlined in blue): %3")
+            // Outlined: the fields whose line changed relative to the hot field's (the
+            // analysis's rule), else those on another line.
+            diff = (pair.hot.empty() ? tr("<b>%1 %2 on another line</b> (outlined in blue): %3")
+                                     : tr("<b>%1 %2 left or joined the hot field's line</b> "
+                                          "(outlined in blue): %3"))
                        .arg(pair.moved.size())
                        .arg(pair.moved.size() == 1 ? tr("field") : tr("fields"))
                        .arg(names_or_none(pair.moved));
@@ -486,7 +489,6 @@ void LayoutView::refresh() {
             b = std::move(pair.b);
         } else if (la) {
             a = analysis::map_layout(*la, heatOf(A));
-            scale = a->max_transfers;
         }
     } catch (const std::exception& e) {
         diff = QStringLiteral("<span style='color:#c62828'>%1</span>")
@@ -494,10 +496,21 @@ void LayoutView::refresh() {
         a.reset();
         b.reset();
     }
-    if (scale)
-        diff += tr("<br>Colour: transfers, full red at %1%2.")
-                    .arg(scale)
-                    .arg(b ? tr(" on both sides") : QString());
+    std::vector<LayoutRow> rows = a ? layout_rows(*a, b ? &*b : nullptr) : std::vector<LayoutRow>{};
+    // One colour scale for both sides, in the strips' own metric.
+    double scale = 0;
+    const StripLayout* metric_of = nullptr;
+    for (const LayoutRow& row : rows)
+        for (const auto* strip : {&row.a, &row.b})
+            if (*strip && (*strip)->max_value > scale) {
+                scale = (*strip)->max_value;
+                metric_of = &**strip;
+            }
+    if (metric_of)
+        diff += tr("<br>Colour and number: %1, summed over the heat run's objects (see each "
+                   "side's heat); full red at %2%3.")
+                    .arg(strip_metric(*metric_of), number_text(scale, metric_of->ops ? 1 : 0),
+                         b ? tr(" on both sides") : QString());
     diff_->setText(diff);
     diff_->setVisible(!diff.isEmpty());
     sides_[A].header->setText(headerText(A, a ? &*a : nullptr));
@@ -507,7 +520,7 @@ void LayoutView::refresh() {
         return;
 
     int r = 0;
-    for (LayoutRow& row : layout_rows(*a, b ? &*b : nullptr)) {
+    for (LayoutRow& row : rows) {
         if (row.collapsed()) {
             auto* gap =
                 new QLabel(row.first == row.last

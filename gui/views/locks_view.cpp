@@ -12,6 +12,7 @@
 #include <QChartView>
 #include <QLabel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 namespace hitmap::gui {
@@ -19,6 +20,8 @@ namespace hitmap::gui {
 LocksView::LocksView(QWidget* parent)
     : QWidget(parent)
     , header_(new QLabel(this))
+    , pages_(new QStackedWidget(this))
+    , no_locks_(new QLabel(this))
     , classes_(new DataTable(tr("Filter lock classes…"), this))
     , histogram_(chart_view(wait_chart({}, {}), this))
     , points_(new DataTable(tr("Filter call sites…"), this)) {
@@ -35,10 +38,20 @@ LocksView::LocksView(QWidget* parent)
     split->addWidget(bottom);
     split->setSizes({450, 350});
 
+    no_locks_->setAlignment(Qt::AlignCenter);
+    no_locks_->setWordWrap(true);
+    no_locks_->setTextFormat(Qt::RichText);
+    pages_->addWidget(split);
+    pages_->addWidget(no_locks_);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(header_);
-    layout->addWidget(split, 1);
+    layout->addWidget(pages_, 1);
+}
+
+bool LocksView::showingNoLocks() const {
+    return pages_->currentWidget() == no_locks_;
 }
 
 void LocksView::setRun(std::shared_ptr<const RunDetail> detail) {
@@ -60,6 +73,13 @@ void LocksView::setRun(std::shared_ptr<const RunDetail> detail) {
             tr("<br>Kernel lock waits: <i>%1</i>")
                 .arg(shown_text(*run_->kernel_locks_unavailable, kSentenceChars).toHtmlEscaped());
     header_->setText(head);
+    no_locks_->setText(
+        tr("<h3>No lock statistics in run %1</h3><p>Its workload takes no lock that hitmap "
+           "instruments, so there is no lock class, wait time or call site to show.</p>"
+           "<p>Runs of the lock workloads (a spinlock or mutex per counter), and lock_stat or "
+           "perf lock reports imported with File → Import, have them.</p>")
+            .arg(r.id));
+    pages_->setCurrentWidget(rows_.empty() ? static_cast<QWidget*>(no_locks_) : pages_->widget(0));
     classes_->model()->setRows(rows_, lock_columns());
     classes_->fitColumns();
     if (rows_.empty())

@@ -1,18 +1,25 @@
 #pragma once
 // Launches `hitmap-collect run … --progress json` and follows its JSON progress lines on
-// stderr. Cancel terminates the child; the store's transactions keep the file consistent and
-// an interrupted run stays visible as incomplete.
+// stderr. The workloads, their variants and parameters and the simulated machines are picked
+// from the collector's own list (`list --json`, plugins included), not typed. Cancel
+// terminates the child; the store's transactions keep the file consistent and an interrupted
+// run stays visible as incomplete.
+#include "gui/models/workload_list.hpp"
+
 #include <QDialog>
-#include <QProcess>
 
 class QComboBox;
-class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QSpinBox;
 
 namespace hitmap::gui {
+
+class CollectorJob;
+struct ProgressLine;
 
 class RunDialog : public QDialog {
     Q_OBJECT
@@ -21,33 +28,48 @@ public:
     RunDialog(const QString& collector, const QString& db_path, const QStringList& plugins = {},
               QWidget* parent = nullptr);
 
+    // The collector's whole command line, the plugins first.
     QStringList arguments() const;
-    QProcess* process() const { return process_; }
+    // Reads the collector's list (asynchronously: listLoaded follows); start() needs it.
+    void loadList();
+    bool chooseWorkload(const QString& name);
+    // Checks exactly these variants of the chosen workload; false when one is not among them.
+    bool chooseVariants(const QStringList& variants);
     void start();
     // While the child runs this cancels it; afterwards it closes the dialog.
     void reject() override;
 
 signals:
+    void listLoaded(bool ok);
     // Emitted when the child ends for any reason: new runs may be in the database.
     void collectionFinished(bool ok);
 
 private:
-    void readProgress();
-    void finished(int code, QProcess::ExitStatus status);
+    void showList(bool ok, const QString& message);
+    void showWorkload();
+    void showProgress(const ProgressLine& p);
+    void finished(bool ok, const QString& message);
+    QStringList checkedVariants() const;
+    QStringList command() const; // `run …`, without the plugins
 
-    QString collector_, db_path_;
-    QStringList plugins_;
-    QLineEdit* workload_;
-    QLineEdit* variants_;
+    QString db_path_;
+    CollectorJob* lister_; // `list --json`
+    CollectorJob* job_;    // `run …`
+    CollectorList list_;
+    QComboBox* workload_;
+    QLabel* about_;
+    QListWidget* variants_;
     QLineEdit* threads_;
     QLineEdit* duration_;
+    QSpinBox* repeat_;
+    QComboBox* simulate_;
+    QLineEdit* params_;
+    QLineEdit* layouts_;
     QComboBox* c2c_;
     QProgressBar* progress_;
     QLabel* status_;
     QPushButton* start_;
     QPushButton* cancel_;
-    QProcess* process_;
-    QByteArray pending_; // a partial stderr line
     bool cancelled_ = false;
 };
 

@@ -31,32 +31,47 @@ void StripGrid::clear() {
         delete l;
     strips_.clear();
     labels_.clear();
+    delete caption_;
+    caption_ = nullptr;
 }
 
 void StripGrid::setRuns(const store::C2cData& before, const QString& before_label,
                         const store::C2cData& after, const QString& after_label,
                         const std::string& object) {
     clear();
-    std::uint64_t scale = 0;
+    double scale = 0;
+    QStringList metrics; // what the boxes show, once per kind (an import's are raw)
     std::vector<std::pair<int, std::optional<StripLayout>>> cells; // (column, strip)
     int column = 0;
     for (const store::C2cData* side : {&before, &after}) {
         if (const engine::ObjectInfo* o = analysis::object_named(*side, object))
             for (const c2c::LineKey& key : touched_lines(*side, o->id)) {
                 auto s = compute_strip(*side, key, 1.0);
-                if (s)
-                    scale = std::max(scale, s->max_transfers);
+                if (s) {
+                    scale = std::max(scale, s->max_value);
+                    if (!metrics.contains(strip_metric(*s)))
+                        metrics << strip_metric(*s);
+                }
                 cells.emplace_back(column, std::move(s));
             }
         ++column;
     }
+    // The values are one object's, per line: say so, and what they count.
+    caption_ = new QLabel(tr("Each strip is one line of one object, <b>%1</b>, in its run. "
+                             "Boxes: <b>%2</b> (colour and number, one scale for both runs); "
+                             "hover a box for loads, stores and transfers.")
+                              .arg(QString::fromStdString(object).toHtmlEscaped(),
+                                   metrics.join(QStringLiteral(" / "))),
+                          this);
+    caption_->setWordWrap(true);
+    grid_->addWidget(caption_, 0, 0, 1, 2);
     for (int c = 0; c < 2; ++c) {
         auto* label = new QLabel(c == 0 ? before_label : after_label, this);
         label->setWordWrap(true); // two long run labels must not widen the window
         labels_.push_back(label);
-        grid_->addWidget(label, 0, c);
+        grid_->addWidget(label, 1, c);
     }
-    int next_row[2] = {1, 1};
+    int next_row[2] = {2, 2};
     for (auto& [c, s] : cells) {
         auto* w = new StripWidget(this);
         w->setStrip(std::move(s));
@@ -64,6 +79,10 @@ void StripGrid::setRuns(const store::C2cData& before, const QString& before_labe
         grid_->addWidget(w, next_row[c]++, c);
         strips_.push_back(w);
     }
+}
+
+QString StripGrid::caption() const {
+    return caption_ ? caption_->text() : QString();
 }
 
 } // namespace hitmap::gui

@@ -1,6 +1,6 @@
 #pragma once
 // One object's lines in two runs as strips: a column per run, a row per line the replay saw
-// accessed, all on one colour scale, so the same colour means the same transfer count on both
+// accessed, all on one colour scale, so the same colour means the same HITM rate on both
 // sides. The compare view shows it; the report export draws it.
 #include "collector/store/c2c_tables.hpp"
 
@@ -27,11 +27,14 @@ public:
                  const std::string& object);
     void clear();
     const std::vector<StripWidget*>& strips() const { return strips_; }
+    // What the strips are of and what their boxes count (rich text).
+    QString caption() const;
 
 private:
     QGridLayout* grid_;
     std::vector<StripWidget*> strips_;
     std::vector<QLabel*> labels_;
+    QLabel* caption_ = nullptr; // the metric and what the strips are of
 };
 
 } // namespace hitmap::gui

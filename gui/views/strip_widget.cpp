@@ -1,6 +1,7 @@
 #include "gui/views/strip_widget.hpp"
 
 #include "collector/report/c2c_report.hpp"
+#include "gui/models/number_text.hpp"
 #include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
 #include "gui/views/heat_bar_delegate.hpp"
@@ -29,8 +30,8 @@ void StripWidget::setStrip(std::optional<StripLayout> strip) {
     update();
 }
 
-void StripWidget::setScaleMax(std::uint64_t transfers) {
-    scale_max_ = transfers;
+void StripWidget::setScaleMax(double value) {
+    scale_max_ = value;
     update();
 }
 
@@ -55,17 +56,32 @@ void StripWidget::paintEvent(QPaintEvent*) {
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
-    p.drawText(QRectF(8, 0, width() - 16, kTitleHeight), Qt::AlignLeft | Qt::AlignVCenter,
-               shown_text(strip_->title) + tr("  (%1 bytes)").arg(strip_->bytes));
+    const QRectF title(8, 0, width() - 16, kTitleHeight);
+    const QString head = shown_text(strip_->title) + tr("  (%1 bytes)").arg(strip_->bytes);
+    p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter, head);
     p.setFont(font());
+    // What the boxes count, after the title: every strip names its metric and whose it is.
+    if (strip_->counted) {
+        const QRectF rest =
+            title.adjusted(QFontMetrics(bold).horizontalAdvance(head) + 12, 0, 0, 0);
+        p.drawText(rest, Qt::AlignLeft | Qt::AlignVCenter,
+                   fontMetrics().elidedText(tr("%1, %2").arg(strip_metric(*strip_), strip_->scope),
+                                            Qt::ElideRight, static_cast<int>(rest.width())));
+    }
+
+    // Box text a little smaller than the title: "memory." fits an 8-byte box of a 64-byte line.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
+    const QFontMetrics metrics(small);
 
     // Unused bytes (padding, or another object) are hatched so gaps read as gaps.
     p.fillRect(r, QBrush(QColor(225, 225, 225), Qt::BDiagPattern));
-    const std::uint64_t scale = scale_max_ ? scale_max_ : strip_->max_transfers;
+    const double scale = scale_max_ > 0 ? scale_max_ : strip_->max_value;
     for (const StripBox& box : strip_->boxes) {
         const QRectF b = boxRect(box).adjusted(0.5, 0.5, -0.5, -0.5);
-        const std::uint64_t transfers = box.counts ? box.counts->transfers() : 0;
-        const double t = scale ? static_cast<double>(transfers) / scale : 0.0;
+        const double value = box.counts ? strip_value(*strip_, *box.counts) : 0.0;
+        const double t = scale > 0 ? std::min(1.0, value / scale) : 0.0;
         p.fillRect(b, box.counts ? heat_color(t) : kUncounted);
         p.setPen(QColor(90, 90, 90));
         p.drawRect(b);
@@ -74,27 +90,30 @@ void StripWidget::paintEvent(QPaintEvent*) {
             p.drawRect(b.adjusted(1.5, 1.5, -1.5, -1.5));
         }
         p.setPen(t > 0.75 ? Qt::white : Qt::black);
-        // "memory.usage" where it fits, else its last part ("usage"): a narrow box shows the
-        // member, its tooltip the whole path.
+        // The shortest unambiguous name ("memory.usage" beside "swap.usage", else "usage");
+        // too wide for its box, a line per part of the path ("memory." over "usage"), each
+        // elided if it must be; the tooltip has the whole path.
         const int room = static_cast<int>(b.width()) - 4;
-        QString name = shown_text(box.name);
-        if (const auto dot = name.lastIndexOf(QLatin1Char('.'));
-            dot >= 0 && fontMetrics().horizontalAdvance(name) > room)
-            name = name.mid(dot + 1);
-        // Its transfers per 1k operations when it has any; "–" when the run did not count it.
-        QString rate;
-        if (transfers)
-            rate = text_or_unknown(report::per_thousand(strip_->known.transfers_if_known(transfers),
-                                                        strip_->ops),
-                                   [](double v) { return QString::number(v, 'f', 1); }) +
-                   QStringLiteral("/1k");
+        QStringList lines{shown_text(box.label)};
+        if (metrics.horizontalAdvance(lines.front()) > room) {
+            lines = lines.front().split(QLatin1Char('.'));
+            for (qsizetype i = 0; i + 1 < lines.size(); ++i)
+                lines[i] += QLatin1Char('.');
+        }
+        for (QString& line : lines)
+            line = metrics.elidedText(line, Qt::ElideRight, room);
+        // Its HITM per 1k operations when it has any; "–" when the run did not count it.
+        if (value > 0)
+            lines << metrics.elidedText(strip_value_text(*strip_, *box.counts), Qt::ElideRight,
+                                        room);
         else if (!box.counts && strip_->counted)
-            rate = unknown_qtext();
-        const QString label = rate.isEmpty() ? name : name + QLatin1Char('\n') + rate;
-        const QString shown = fontMetrics().elidedText(name, Qt::ElideRight, room);
-        p.drawText(b.adjusted(2, 2, -2, -2), Qt::AlignCenter | Qt::TextWordWrap,
-                   shown == name ? label : shown);
+            lines << unknown_qtext();
+        // As many lines as the box holds, the name's first.
+        const int fit = std::max(1, static_cast<int>((b.height() - 4) / metrics.height()));
+        p.drawText(b.adjusted(2, 2, -2, -2), Qt::AlignCenter,
+                   lines.mid(0, fit).join(QLatin1Char('\n')));
     }
+    p.setFont(font());
     // Ruler: a tick every 8 bytes, a line boundary marked heavier.
     p.setPen(palette().text().color());
     for (std::uint32_t byte = 0; byte <= strip_->bytes; byte += 8) {
@@ -118,11 +137,11 @@ QString StripWidget::tooltip(const StripBox& box) const {
                                : where;
     const store::ShownCounts c = store::shown_counts(*box.counts, strip_->known);
     const auto count = [](std::optional<std::uint64_t> v) {
-        return text_or_unknown(v, [](std::uint64_t x) { return QString::number(x); });
+        return text_or_unknown(v, [](std::uint64_t x) { return number_text(x); });
     };
     const auto rate = [this](std::optional<std::uint64_t> v) {
         return text_or_unknown(report::per_thousand(v, strip_->ops),
-                               [](double x) { return QString::number(x, 'f', 2); });
+                               [](double x) { return number_text(x, 2); });
     };
     return where + tr("<br>loads %1, stores %2<br>HITM %3 (%4/1k op): load %5, store %6<br>"
                       "transfers %7 (%8/1k op)")

@@ -1,7 +1,8 @@
 #pragma once
 // Draws one StripLayout: the line's bytes left to right, each field a box coloured by its
-// transfers (grey when not counted), with its name inside and its loads/stores/HITM in the
-// tooltip; a field the compared layout puts on another line is outlined in blue.
+// strip_value (HITM per 1k operations; grey when not counted), with its name and value inside
+// and its loads/stores/HITM/transfers in the tooltip; a field the compared layout puts on another
+// line is outlined in blue.
 #include "gui/models/strip_layout.hpp"
 
 #include <QWidget>
@@ -16,8 +17,9 @@ public:
 
     // The layout's x/width are fractions of the strip (compute with width 1.0).
     void setStrip(std::optional<StripLayout> strip);
-    // Transfers that paint full red; 0 uses the strip's own maximum. Compare views share one.
-    void setScaleMax(std::uint64_t transfers);
+    // The strip_value that paints full red; 0 uses the strip's own maximum. Views of several
+    // strips share one.
+    void setScaleMax(double value);
     const std::optional<StripLayout>& strip() const { return strip_; }
 
     QSize sizeHint() const override { return {640, 96}; }
@@ -33,7 +35,7 @@ private:
     QString tooltip(const StripBox& box) const;
 
     std::optional<StripLayout> strip_;
-    std::uint64_t scale_max_ = 0;
+    double scale_max_ = 0;
 };
 
 } // namespace hitmap::gui

@@ -42,7 +42,18 @@ TEST(Scaling, KeepsSimulatedMachinesApartAndFindsWhereACurveStops) {
     EXPECT_EQ(series[1].stops_growing_at, std::optional<int>(16)); // 80 is within 5 % of 81
     EXPECT_EQ(series[2].name, "v (simulated small)");
     EXPECT_EQ(series[2].points.size(), 2u);
+    EXPECT_FALSE(series[2].stops_growing_at);
     EXPECT_TRUE(scaling_series(r.runs, "other").empty());
+}
+
+// Issue 35: two points that fall do not make a curve that "stops growing at 1"; three do.
+TEST(Scaling, TwoPointsNeverStopGrowing) {
+    Runs r;
+    r.add(store::Source::traced, std::nullopt, 1, 10);
+    r.add(store::Source::traced, std::nullopt, 2, 9.8);
+    EXPECT_FALSE(scaling_series(r.runs, "w").at(0).stops_growing_at);
+    r.add(store::Source::traced, std::nullopt, 4, 9.9);
+    EXPECT_EQ(scaling_series(r.runs, "w").at(0).stops_growing_at, std::optional<int>(1));
 }
 
 TEST(Scaling, RepeatsGiveMedianAndSpreadAndUnfinishedRunsAreLeftOut) {

@@ -221,7 +221,11 @@ TEST(Cli, VersionIsPrinted) {
     TempDir dir;
     const CliResult r = run_cli({"--version"}, dir.path());
     EXPECT_EQ(r.status, 0);
-    EXPECT_EQ(r.out, "hitmap-collect 0.1.0\n");
+    // The version, then the commit the sources were at when built from a git checkout.
+    EXPECT_EQ(r.out.rfind("hitmap-collect 0.1.0", 0), 0u) << r.out;
+    EXPECT_TRUE(r.out == "hitmap-collect 0.1.0\n" ||
+                r.out.starts_with("hitmap-collect 0.1.0 (commit "))
+        << r.out;
 }
 
 TEST(Cli, NonHitmapFileIsRefusedUntouched) {

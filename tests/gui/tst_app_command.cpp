@@ -87,6 +87,28 @@ private slots:
             QVERIFY2(files.contains(QLatin1String(picture)), picture);
     }
 
+    // --size takes the laptop's screen; a size no screen has is refused in one line.
+    void screenshotSizes() {
+        const QTemporaryDir own; // make_fixture copies into a folder once
+        QVERIFY(own.isValid());
+        const test::Fixture fixture = test::make_fixture(own);
+        QVERIFY2(fixture.error.isEmpty(), qPrintable(fixture.error));
+        const test::AppResult r =
+            test::run_app({QStringLiteral("--screenshot"), path(QStringLiteral("laptop")),
+                           QStringLiteral("--size"), QStringLiteral("1366x768"), fixture.db},
+                          no_display());
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QSize size = QImageReader(path(QStringLiteral("laptop/compare.png"))).size();
+        QCOMPARE(size, QSize(1366, 768));
+        const test::AppResult bad =
+            test::run_app({QStringLiteral("--screenshot"), path(QStringLiteral("bad")),
+                           QStringLiteral("--size"), QStringLiteral("10x10"), fixture.db},
+                          no_display());
+        QCOMPARE(bad.status, 2);
+        QCOMPARE(bad.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(bad.err.contains(QStringLiteral("--size")), qPrintable(bad.err));
+    }
+
     // Runs on the simulated 72-CPU Xeon: their tables come from the simulation, not a trace.
     void screenshotOfSimulatedRuns() {
         const QString db = path(QStringLiteral("simulated.db"));

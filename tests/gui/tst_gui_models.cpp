@@ -310,7 +310,23 @@ private slots:
         QCOMPARE(high->offset, 40u);
         QCOMPARE(high->x, 400.0);
         QVERIFY(usage->counts->transfers() > 0);
-        QCOMPARE(strip->max_transfers, usage->counts->transfers());
+        // Coloured and numbered by HITM per 1,000 traced operations, the chart's metric.
+        QCOMPARE(strip_metric(*strip), QStringLiteral("HITM per 1,000 traced operations"));
+        QVERIFY(strip->ops && *strip->ops > 0);
+        QCOMPARE(strip_value(*strip, *usage->counts),
+                 1000.0 * static_cast<double>(usage->counts->hitm()) /
+                     static_cast<double>(*strip->ops));
+        double most = 0;
+        for (const StripBox& b : strip->boxes)
+            most = std::max(most, strip_value(*strip, *b.counts));
+        QCOMPARE(strip->max_value, most);
+        // Labels: struct mem_cgroup has four page_counters, so memory.usage keeps its counter
+        // ("usage" alone would also be swap's, kmem's and tcpmem's), as do css.parent and
+        // memory.parent; the memcg id is the only "id".
+        QCOMPARE(usage->label, QStringLiteral("memory.usage"));
+        QCOMPARE(high->label, QStringLiteral("memory.high"));
+        QCOMPARE(strip->boxes.front().label, QStringLiteral("css.parent"));
+        QCOMPARE(box_named(*strip, QStringLiteral("id"))->label, QStringLiteral("id"));
         // The next line starts with memory.min_usage at byte 256 of the struct.
         const auto second = compute_strip(*d.c2c, {o->id, 4, 0}, 640.0);
         QVERIFY(second && !second->boxes.empty());

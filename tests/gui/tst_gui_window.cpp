@@ -11,18 +11,25 @@
 #include "gui/views/locks_view.hpp"
 #include "gui/views/run_browser.hpp"
 #include "gui/views/run_dialog.hpp"
+#include "gui/views/scaling_view.hpp"
+#include "gui/views/strip_grid.hpp"
 #include "gui/views/strip_widget.hpp"
 #include "gui/views/table_view.hpp"
 
+#include <QBarCategoryAxis>
+#include <QBarSeries>
 #include <QChartView>
 #include <QCryptographicHash>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTreeView>
 #include <QtTest>
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <functional>
 
 using namespace hitmap;
 using namespace hitmap::gui;
@@ -150,6 +157,146 @@ private slots:
 
         w.showTab(MainWindow::ScalingTab);
         check_picture(w.grab(), QSize(1400, 900));
+    }
+
+    // Issue 35: every view says what it counts, one metric per view; the run tree has a
+    // source column and a filter; Scaling follows the run; Locks says when there are none.
+    void labelsSayWhatTheyCount() {
+        MainWindow w;
+        w.resize(kLaptop);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        open(w, db_);
+        w.runBrowser()->selectRun(v60_);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == v60_, test::kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.compare()->strips().empty(), test::kWaitMs);
+
+        // At 1366x768 the Compare tab's chart and prediction pane are on screen whole, not cut
+        // off at the window's bottom edge (about 50 px were, with no scroll bar).
+        w.showTab(MainWindow::CompareTab);
+        QCoreApplication::sendPostedEvents();
+        const QRect window = w.rect();
+        for (QWidget* part : {static_cast<QWidget*>(w.compare()->chartView()),
+                              static_cast<QWidget*>(w.compare()->predictions())}) {
+            const QRect r(part->mapTo(&w, QPoint(0, 0)), part->size());
+            QVERIFY2(window.contains(r) && r.height() >= 150,
+                     qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 in %6x%7")
+                                    .arg(QString::fromLatin1(part->metaObject()->className()))
+                                    .arg(r.x())
+                                    .arg(r.y())
+                                    .arg(r.width())
+                                    .arg(r.height())
+                                    .arg(window.width())
+                                    .arg(window.height())));
+        }
+
+        // Compare: strips and chart in HITM per 1,000 traced operations, said on both.
+        QVERIFY2(w.compare()->stripGrid()->caption().contains(
+                     QStringLiteral("HITM per 1,000 traced operations")),
+                 qPrintable(w.compare()->stripGrid()->caption()));
+        QVERIFY(w.compare()->stripGrid()->caption().contains(QStringLiteral("one object")));
+        QChart* chart = w.compare()->chartView()->chart();
+        const QList<QAbstractAxis*> values = chart->axes(Qt::Vertical);
+        QCOMPARE(values.size(), 1);
+        QCOMPARE(values.front()->titleText(), QStringLiteral("HITM / 1k ops"));
+        // The chart's categories are the strips' labels: memory.usage, never a bare "usage".
+        auto* fields = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).front());
+        QVERIFY(fields);
+        QVERIFY2(fields->categories().contains(QStringLiteral("memory.usage")),
+                 qPrintable(fields->categories().join(QLatin1Char(','))));
+        QVERIFY(!fields->categories().contains(QStringLiteral("usage")));
+        const auto* bars = qobject_cast<QBarSeries*>(chart->series().front());
+        QVERIFY(bars && bars->isLabelsVisible()); // every bar says its value
+
+        // The run tree: the source in its own column, a filter over every column.
+        const QModelIndex run = w.runBrowser()->model()->indexOfRun(v60_);
+        QCOMPARE(run.siblingAtColumn(RunTreeModel::Source).data().toString(),
+                 QString::fromUtf8(store::to_string(w.currentRun()->run.source).data()));
+        QVERIFY(!run.siblingAtColumn(RunTreeModel::OpsPerSecond)
+                     .data()
+                     .toString()
+                     .contains(QLatin1Char('(')));
+        const QAbstractItemModel* shown = w.runBrowser()->view()->model();
+        const auto runs_shown = [shown] {
+            int n = 0;
+            std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+                for (int r = 0; r < shown->rowCount(parent); ++r) {
+                    const QModelIndex i = shown->index(r, 0, parent);
+                    n += i.data(RunTreeModel::RunIdRole).isValid();
+                    walk(i);
+                }
+            };
+            walk({});
+            return n;
+        };
+        QCOMPARE(runs_shown(), 4);
+        w.runBrowser()->filter()->setText(QStringLiteral("v6.1"));
+        QCOMPARE(runs_shown(), 1);
+        w.runBrowser()->filter()->setText(QStringLiteral("no run is named like this"));
+        QCOMPARE(runs_shown(), 0);
+        w.runBrowser()->filter()->clear();
+        QCOMPARE(runs_shown(), 4);
+
+        // A run without lock statistics: a sentence, not an empty table and a 0–1 chart.
+        QVERIFY(w.currentRun()->locks.empty());
+        QVERIFY(w.locks()->showingNoLocks());
+
+        // Scaling follows the selected run's workload; a run with locks fills the Locks tab.
+        w.runBrowser()->selectRun(per_page_);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == per_page_,
+                                 test::kWaitMs);
+        QCOMPARE(w.scaling()->workload(), QString::fromStdString(w.currentRun()->run.workload));
+        QVERIFY(!w.locks()->showingNoLocks());
+        w.runBrowser()->selectRun(v60_);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == v60_, test::kWaitMs);
+        QCOMPARE(w.scaling()->workload(), QString::fromStdString(w.currentRun()->run.workload));
+
+        // Help → About: the version and the build.
+        QVERIFY2(w.aboutText().contains(QStringLiteral("hitmap " HITMAP_PROJECT_VERSION)),
+                 qPrintable(w.aboutText()));
+        QVERIFY(w.aboutText().contains(QStringLiteral("README.md")));
+    }
+
+    // File → Import runs the collector's importer: a lock_stat file becomes a run, selected;
+    // a file that is not one leaves the database as it was and shows the collector's line.
+    void importThroughTheCollector() {
+        const QString db = dir_.filePath(QStringLiteral("import.db"));
+        QVERIFY(QFile::copy(db_, db));
+        MainWindow w;
+        w.show();
+        open(w, db);
+        const QByteArray before = file_hash(db);
+        QSignalSpy imported(&w, &MainWindow::importFinished);
+        const QString bad = dir_.filePath(QStringLiteral("not-lock-stat.txt"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("this is not lock_stat output\n");
+        }
+        w.importFile(MainWindow::ImportKind::lockstat, bad);
+        QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, test::kWaitMs);
+        QCOMPARE(imported.front().at(0).toBool(), false);
+        const QString error = imported.front().at(1).toString();
+        QVERIFY2(!error.isEmpty() && !error.contains(QLatin1Char('\n')), qPrintable(error));
+        QVERIFY2(error.startsWith(QStringLiteral("hitmap-collect")), qPrintable(error));
+        QCOMPARE(file_hash(db), before);
+        auto* box = w.findChild<QMessageBox*>();
+        QVERIFY(box);
+        QCOMPARE(box->informativeText(), error);
+        box->accept();
+
+        QSignalSpy shown(&w, &MainWindow::runsShown);
+        w.importFile(MainWindow::ImportKind::lockstat,
+                     QStringLiteral(HITMAP_TEST_DATA "/../cli/data/small-lockstat.txt"));
+        QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, test::kWaitMs);
+        QVERIFY2(imported.back().at(0).toBool(), qPrintable(imported.back().at(1).toString()));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, test::kWaitMs);
+        QVERIFY(w.runs().size() > 4);
+        qint64 newest = 0;
+        for (const auto& r : w.runs())
+            newest = std::max<qint64>(newest, r.id);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == newest, test::kWaitMs);
+        QVERIFY(!w.currentRun()->locks.empty());
     }
 
     // The Locks tab on the res_counter workload: the class row, its histogram and call sites,
@@ -285,7 +432,16 @@ private slots:
         w.show();
         open(w, db);
         RunDialog dialog(QStringLiteral(HITMAP_COLLECT_PATH), db, {}, &w);
-        dialog.findChild<QLineEdit*>(QStringLiteral("variants"))->setText(QStringLiteral("v6.1"));
+        QSignalSpy listed(&dialog, &RunDialog::listLoaded);
+        QTRY_COMPARE_WITH_TIMEOUT(listed.count(), 1, test::kWaitMs);
+        QCOMPARE(listed.front().front().toBool(), true);
+        // Picked from the collector's list, not typed: an unknown name is refused.
+        QVERIFY(!dialog.chooseWorkload(QStringLiteral("no-such-workload")));
+        QVERIFY(dialog.chooseWorkload(QStringLiteral("page-counter-charge")));
+        QVERIFY(!dialog.chooseVariants({QStringLiteral("v9.9")}));
+        QVERIFY(dialog.chooseVariants({QStringLiteral("v6.1")}));
+        dialog.findChild<QSpinBox*>(QStringLiteral("repeat"))->setValue(1);
+        QVERIFY(dialog.arguments().contains(QStringLiteral("--repeat")));
         dialog.findChild<QLineEdit*>(QStringLiteral("threads"))->setText(QStringLiteral("1"));
         dialog.findChild<QLineEdit*>(QStringLiteral("duration"))->setText(QStringLiteral("200ms"));
         QList<bool> results;

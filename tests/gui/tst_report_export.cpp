@@ -90,6 +90,13 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("<td>memory.high</td>")));
         QVERIFY(svgs[1].contains(QStringLiteral(">memory.usage</text>")));
         QVERIFY(html.contains(QStringLiteral("Throughput:")));
+        // The header: when, on which host and kernel, by which hitmap.
+        const QRegularExpression origin(QStringLiteral(
+            R"(<p class="origin">Made \d{4}-\d\d-\d\dT[^ ]+Z on host [^,]+, kernel [^,]+, by )"
+            R"(hitmap )" HITMAP_PROJECT_VERSION));
+        QVERIFY2(origin.match(html).hasMatch(), qPrintable(html.left(1500)));
+        // Every bar says its value (the tallest too: the axis leaves room above it).
+        QVERIFY(svgs[1].count(QStringLiteral("<text")) > 12);
         // Nothing fetched: no script, stylesheet link, frame or import; every src/href and
         // url() stays inside the file (data: or a #fragment).
         for (const char* banned : {"<script", "<link", "<iframe", "<object", "@import"})

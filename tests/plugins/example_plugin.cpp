@@ -1,4 +1,4 @@
-// An example workload plugin (README: "Writing a workload plugin"): a user struct whose hot
+// An example workload plugin (docs/USAGE.md: "Writing a workload plugin"): a user struct whose hot
 // counter shares a cacheline with read-mostly configuration, in two layouts. Every thread
 // serves requests: it reads `limit` and `flags`, does half the request's work, bumps `hits`,
 // and does the other half.
