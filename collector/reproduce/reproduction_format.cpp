@@ -77,9 +77,9 @@ bool ours_shown(const engine::FigureSpec& f) {
 }
 
 // A lock_stat table has its columns above it: the grids keep what its change and cause are
-// about, the contentions and their sites.
+// about, the contentions and their sites, and the figures lock_stat does not print.
 bool grid_column(const ReproducedTable& t, std::size_t i) {
-    return !t.spec.lock_stat || i == 0 || t.spec.figures[i].kind == FigureKind::lock_site;
+    return !t.spec.lock_stat || i == 0 || t.spec.figures[i].kind != FigureKind::lock_field;
 }
 
 // The table's header and one line per row: the seed's figures, the simulated machine's beside

@@ -20,10 +20,12 @@ bool same_direction(double seed, double ours, engine::ChangeStyle style) {
                : sign(seed) == sign(ours);
 }
 
+// The parameter that figure `figure` of a row (or, with `change`, the row's change) set.
 std::optional<std::string> anchor_of(const std::vector<Anchor>& anchors, unsigned table,
-                                     unsigned row, bool change) {
+                                     unsigned row, bool change, std::size_t figure = 0) {
     for (const Anchor& a : anchors)
-        if (a.table == table && a.row == row && a.change == change)
+        if (a.table == table && a.row == row && a.change == change &&
+            (change || a.figure == figure))
             return a.parameter;
     return std::nullopt;
 }
@@ -60,7 +62,7 @@ void score_table(const Reproduction& r, unsigned ti, std::vector<ScoreFigure>& o
                 b.simulated->values[fi])
                 f.direction_right = sign(*row.seed[fi] - *b.seed[fi]) ==
                                     sign(*ours.values[fi] - *b.simulated->values[fi]);
-            f.anchored_by = fi == 0 ? anchor_of(r.anchors, ti, ri, false) : std::nullopt;
+            f.anchored_by = anchor_of(r.anchors, ti, ri, false, fi);
             out.push_back(std::move(f));
         }
         if (!row.baseline && row.seed_change && ours.change) {

@@ -47,17 +47,19 @@ BusyWork::BusyWork(std::chrono::nanoseconds target)
 
 namespace hitmap::engine {
 
-void BusyWork::run() const {
+void BusyWork::run(double factor) const {
     if (target_.count() <= 0)
         return;
     if (Simulation* sim = current_simulation()) {
-        sim->outside_work(target_);
+        sim->outside_work(std::chrono::nanoseconds(
+            static_cast<std::int64_t>(static_cast<double>(target_.count()) * factor + 0.5)));
         return;
     }
     if (g_excluded.load(std::memory_order_relaxed) > 0)
         return;
-    std::uint64_t x = iterations_;
-    for (std::uint64_t i = 0; i < iterations_; ++i)
+    const auto n = static_cast<std::uint64_t>(static_cast<double>(iterations_) * factor);
+    std::uint64_t x = n;
+    for (std::uint64_t i = 0; i < n; ++i)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
     asm volatile("" : : "r"(x)); // keeps the loop: nothing reads x
 }

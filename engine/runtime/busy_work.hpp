@@ -13,7 +13,9 @@ namespace hitmap::engine {
 class BusyWork {
 public:
     explicit BusyWork(std::chrono::nanoseconds target);
-    void run() const;
+    void run() const { run(1.0); }
+    // `factor` times the target: one draw of work whose mean is the target.
+    void run(double factor) const;
     std::uint64_t iterations() const { return iterations_; }
 
     // While one exists, native runs skip the loop: a calibration measures the engine's code

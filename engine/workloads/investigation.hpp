@@ -98,7 +98,8 @@ struct Anchor {
     std::string how{};       // one line: what it was set from
     unsigned table = 0;
     unsigned row = 0;
-    bool change = false; // the row's change is anchored (else its figure 0)
+    bool change = false; // the row's change is anchored (else its figure `figure`)
+    unsigned figure = 0;
 };
 struct SeedTable {
     std::string title{};

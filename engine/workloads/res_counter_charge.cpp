@@ -2,9 +2,11 @@
 
 #include "engine/locks/lock_slot.hpp"
 #include "engine/memcg/res_memcg.hpp"
+#include "engine/runtime/busy_work.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <fmt/format.h>
@@ -17,13 +19,37 @@ const std::vector<ResCounterChargeVariant>& ResCounterChargeWorkload::variants()
         {"per-page", "2.6.31: every page charged and uncharged with one res_counter call", false},
         {"precharge",
          "Kamezawa 2009: per-CPU precharge of CHARGE_SIZE pages, uncharges batched per task "
-         "inside unmap-like batches (2.6.33)",
+         "between mem_cgroup_uncharge_start() and _end(), one batch per unmap_page_range() "
+         "call (as merged for 2.6.33)",
          true},
     };
     return all;
 }
 
 namespace {
+
+// The seed's benchmark as time(1) and lock_stat give it: 45,050,576 acquisitions of the counter
+// lock before the patch, one res_counter_charge() and one _uncharge() per page (no swap
+// accounting), so 22,525,288 page faults, in 2 m 46.491 s real, 4 m 47.008 s user and
+// 3 m 32.954 s sys.
+constexpr double kSeedPages = 45'050'576 / 2.0;
+constexpr double kSeedRealS = 166.491;
+constexpr double kSeedUserS = 287.008;
+constexpr double kSeedSysS = 212.954;
+constexpr unsigned kSimulatedCpus = 64;
+
+// The anchored free parameter: each virtual CPU's time per page outside the charge path. The
+// seed's run took kSeedRealS for its pages, and the lock saw them at that rate (270,590
+// acquisitions per second); with the simulated CPUs faulting side by side, each spends
+// CPUs x real / pages between two faults (473 us at 64 CPUs), so the lock sees the seed's rate.
+// user + sys say how much of that the seed's CPUs worked, 22.2 us per page ((287.0 + 213.0) s
+// over 166.5 s: three CPUs' worth); the rest its tasks spent off a CPU. A virtual CPU waiting is
+// a virtual CPU working to the lock, so the simulation takes the sum. With the CPU time alone
+// (work_ns = 22,195: the seed's three busy CPUs' rate on each of 64) the lock saturates
+// (docs/REPRODUCTION.md, seed 003).
+constexpr unsigned anchored_work_ns(unsigned cpus) {
+    return static_cast<unsigned>(cpus * kSeedRealS * 1e9 / kSeedPages + 0.5);
+}
 
 // KAMEZAWA Hiroyuki's /proc/lock_stat of &counter->lock (linux-2.6.31-rc7, lock_stat 0.3),
 // before and after "memcg: reduce lock contention at uncharge by batching" (Aug 2009).
@@ -52,20 +78,26 @@ Investigation kamezawa_2009() {
                          .name = "ResCounter::uncharge",
                          .lock = lock,
                          .compared = false});
+    // time(1)'s real: the seed's page count at the run's rate of page faults.
+    t.figures.push_back(
+        {.column = "real", .kind = FigureKind::seconds_for, .scale = kSeedPages, .unit = "s"});
     const auto row = [](std::string label, std::string variant,
                         std::vector<std::optional<double>> seed) {
         RowRun measured{.variant = variant, .iterations = 1000000, .quick_iterations = 200000};
-        RowRun simulated{
-            .variant = variant, .threads = 64, .iterations = 2000, .quick_iterations = 500};
+        RowRun simulated{.variant = variant,
+                         .params = {{"work_ns", anchored_work_ns(kSimulatedCpus)}},
+                         .threads = kSimulatedCpus,
+                         .iterations = 2000,
+                         .quick_iterations = 500};
         return SeedRow{std::move(label), std::move(seed), measured,
                        simulated,        std::nullopt,    std::nullopt};
     };
     t.rows = {row("before (per page)", "per-page",
                   {1196935, 1167034, 0.52, 16291.34, 829793.69, 18742433, 45050576, 0.42, 30788.81,
-                   9490908.36, 638151, 558784}),
+                   9490908.36, 638151, 558784, kSeedRealS}),
               row("after (precharge, batched uncharge)", "precharge",
                   {12984, 12785, 0.71, 34.87, 6768.24, 967813, 4937090, 0.47, 20257.57, 953289.67,
-                   1867, 11117})};
+                   1867, 11117, 166.799})};
     t.change = ChangeStyle::percent;
     t.lower_is_better = true;
     t.machine = "xeon-2s-72";
@@ -77,13 +109,26 @@ Investigation kamezawa_2009() {
         t.ratios.push_back({"contended share of acquisitions", r, 0, 6});
         t.ratios.push_back({"contentions at uncharge per one at charge", r, 11, 10});
     }
-    t.note = "Measured: every CPU of this machine faulting and freeing pages in one memcg; "
-             "simulated: 64 CPUs. The seed's benchmark is not in the mail, so counts compare by "
-             "their change; the engine's lock times are its own.";
+    t.note = fmt::format(
+        "Measured: every CPU of this machine faulting and freeing pages in one memcg, nothing "
+        "between faults. Simulated: 64 CPUs, each taking {:.0f} us per page besides the charge "
+        "path (anchored: the seed's {:.1f} s for 22.5 M pages, so the lock sees the seed's rate; "
+        "user + sys, {:.1f} us of it, were on a CPU); a task maps 64 pages and unmaps them in "
+        "ZAP_BLOCK_SIZE calls (8 pages, CONFIG_PREEMPT), one uncharge batch each. Counts compare "
+        "by their change and their proportions; the engine's lock times are its own.",
+        anchored_work_ns(kSimulatedCpus) / 1e3, kSeedRealS,
+        (kSeedUserS + kSeedSysS) / kSeedPages * 1e6);
     return {"kamezawa-2009",
             "memcg: reduce lock contention at uncharge by batching",
             "KAMEZAWA Hiroyuki, Aug 2009: /proc/lock_stat on 2.6.31-rc7",
-            {t}};
+            {t},
+            {{.kind = Anchor::Kind::parameter,
+              .parameter = "work_ns",
+              .how = "each virtual CPU's time per page: 64 CPUs x the seed's 166.491 s real over "
+                     "its 22,525,288 pages (45,050,576 acquisitions / 2)",
+              .table = 0,
+              .row = 0,
+              .figure = 12}}};
 }
 
 } // namespace
@@ -104,17 +149,18 @@ ResCounterChargeWorkload::ResCounterChargeWorkload() {
         {"use_hierarchy", false, "charge the parent counters too (2.6.31's default is 0)"},
         {"depth", 2u, "res_counter levels with use_hierarchy, the root included", 1, 16},
         {"lock", "ticket", "spinlock algorithm: ticket (2.6.31 x86) or tas (test-and-set)"},
-        {"inflight", 64u, "pages a task holds before it frees", 1, 65536},
-        {"unmap_batch", 16u, "pages one unmap/truncate-like batch frees", 1, 4096},
-        {"single_free_percent", 50u,
-         "share of frees, in percent, that free one page outside any batch (reclaim, "
-         "single-page truncation); the others free unmap_batch pages",
-         0, 100},
+        {"inflight", 64u,
+         "pages a task maps and faults in before it unmaps them all (munmap, exit)", 1, 65536},
+        {"preempt", true,
+         "CONFIG_PREEMPT: unmap_page_range() zaps ZAP_BLOCK_SIZE = 8 pages per call (else 1,024), "
+         "and each call is one uncharge batch"},
         {"limit_pages", 1u << 20, "limit of the memcg's res counter, in pages", 1, kMaxPages},
-        {"clear_page", true,
-         "zero each charged page, as the fault path does: the work between "
-         "charges that lets the precharge show (without it both variants "
-         "saturate the lock)"},
+        {"clear_page", true, "zero each charged page, as the fault path does"},
+        {"work_ns", 0u,
+         "the rest of a page's work, in ns: the fault path besides the charge and the zeroing, "
+         "and the benchmark's own user time (reproduce sets it from the seed's user + sys time "
+         "per page)",
+         0, kMaxWorkNs},
     };
 }
 
@@ -124,6 +170,37 @@ const ResCounterChargeVariant& res_counter_variant(std::string_view name) {
     const auto& all = ResCounterChargeWorkload::variants();
     return *std::find_if(all.begin(), all.end(), [&](const auto& v) { return v.name == name; });
 }
+
+// Pages one unmap_page_range() call zaps at most, in 2.6.31-2.6.38 (mm/memory.c: zap_pte_range()
+// takes PAGE_SIZE off *zap_work per present pte, and unmap_vmas() passes ZAP_BLOCK_SIZE, 8 pages
+// with CONFIG_PREEMPT, 1,024 without). The merged uncharge batching brackets each call with
+// mem_cgroup_uncharge_start()/end(), so this is the most one batch gathers: "The degree of
+// coalescing depends on callers ... at unmap ....ZAP_BLOCK_SIZE" (Kamezawa, "memcg: batched
+// uncharge", linux-mm 2009-09-09, merged for 2.6.33).
+constexpr unsigned zap_block_pages(bool preempt) {
+    return preempt ? 8 : 1024;
+}
+
+// The time between two faults of one task, as a multiple of its mean: exponential, the gaps of
+// independent tasks (the seed's benchmark ran many). Equal gaps would keep every virtual CPU in
+// step with the others, all reaching the lock at once each period, which no benchmark does.
+// Deterministic per task, so a simulation stays a function of its inputs.
+class FaultGaps {
+public:
+    explicit FaultGaps(unsigned task)
+        : state_(0x9E3779B97F4A7C15ull * (task + 1)) {}
+    double next() {
+        // splitmix64, then a uniform draw in (0, 1]
+        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        return -std::log(static_cast<double>((z >> 11) + 1) * 0x1.0p-53);
+    }
+
+private:
+    std::uint64_t state_;
+};
 
 // clear_page(): the fault path zeroes every page it charges.
 class PageClearer {
@@ -155,9 +232,9 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
     const unsigned precharge =
         variant.precharge ? charge_size_pages(p["nr_cpus"].get<unsigned>()) : 1;
     const unsigned inflight = p["inflight"].get<unsigned>();
-    const unsigned unmap_batch = p["unmap_batch"].get<unsigned>();
-    const unsigned single_free_percent = p["single_free_percent"].get<unsigned>();
+    const unsigned zap_block = zap_block_pages(p["preempt"].get<bool>());
     const bool clear_page = p["clear_page"].get<bool>();
+    const BusyWork work{std::chrono::nanoseconds(p["work_ns"].get<unsigned>())};
 
     WorkloadResult result;
     LockClass counter_lock(kResCounterLockClass, LockKind::spinlock, config.threads);
@@ -175,30 +252,25 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
                     LockSlotScope lock_slot(slot);
                     ResPageCharger charger(memcg, precharge, variant.precharge, counters[slot]);
                     auto page = std::make_unique<PageClearer>();
+                    FaultGaps gaps(slot);
                     unsigned held = 0;
-                    std::uint64_t frees = 0;
                     // The res_counter path is traced through its lock and counters alike: one copy.
                     const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto) {
-                        // A page faulted in; once `inflight` are held, pages are freed first: one
-                        // alone, or an unmap-like batch, spread evenly in the given proportion.
-                        if (held == inflight) {
-                            ++frees;
-                            if ((frees * single_free_percent) / 100 !=
-                                ((frees - 1) * single_free_percent) / 100) {
-                                charger.uncharge_page();
-                                --held;
-                            } else {
+                        // A page faulted in; once the task's `inflight` pages are mapped, it
+                        // unmaps them all first, one uncharge batch per unmap_page_range() call.
+                        if (held == inflight)
+                            while (held > 0) {
                                 charger.uncharge_start();
-                                for (unsigned i = 0; i < unmap_batch && held > 0; ++i, --held)
+                                for (unsigned i = 0; i < zap_block && held > 0; ++i, --held)
                                     charger.uncharge_page();
                                 charger.uncharge_end();
                             }
-                        }
                         if (charger.charge_page()) {
                             ++held;
                             if (clear_page)
                                 page->clear();
                         }
+                        work.run(gaps.next());
                     });
                     // Give back what is still held, outside the counted operations.
                     OutsideMeasurement untraced;

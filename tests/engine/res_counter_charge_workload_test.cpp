@@ -51,6 +51,10 @@ TEST(ResCounterChargeWorkload, Info) {
     EXPECT_EQ(params.at("swap_account"), false);
     EXPECT_EQ(params.at("use_hierarchy"), false);
     EXPECT_EQ(params.at("lock"), "ticket");
+    // Unmap batches of ZAP_BLOCK_SIZE (CONFIG_PREEMPT: 8 pages); no work besides the charge path
+    // and the zeroing unless a run asks for it.
+    EXPECT_EQ(params.at("preempt"), true);
+    EXPECT_EQ(params.at("work_ns"), 0);
 }
 
 TEST(ResCounterChargeWorkload, ValidatesParams) {
@@ -60,10 +64,10 @@ TEST(ResCounterChargeWorkload, ValidatesParams) {
     EXPECT_THAT(res_counter_validate_error(c), HasSubstr("depth"));
     c.params = {{"nr_cpus", 0}};
     EXPECT_THAT(res_counter_validate_error(c), HasSubstr("nr_cpus"));
-    c.params = {{"unmap_batch", 0}};
-    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("unmap_batch"));
-    c.params = {{"single_free_percent", 101}};
-    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("single_free_percent"));
+    c.params = {{"inflight", 0}};
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("inflight"));
+    c.params = {{"work_ns", -1}};
+    EXPECT_THAT(res_counter_validate_error(c), HasSubstr("work_ns"));
     c.params = {{"lock", "mcs"}};
     EXPECT_THAT(res_counter_validate_error(c), HasSubstr("lock 'mcs'"));
     c.params = {{"limit_pages", 0}};
@@ -94,16 +98,19 @@ TEST(ResCounterChargeWorkload, PerPageTakesTheLockPerPage) {
     EXPECT_EQ(lock.contentions, 0u);
 }
 
-// CHARGE_SIZE 12 pages at NR_CPUS 64: ceil(1000 / 12) charges; the frees alternate between one
-// page alone and a batch of 16 gathered into one call.
-TEST(ResCounterChargeWorkload, PrechargeChargesCHARGE_SIZEAtOnce) {
+// CHARGE_SIZE 12 pages at NR_CPUS 64: ceil(1000 / 12) charges. The task maps 64 pages and then
+// unmaps them in unmap_page_range() calls of 8 pages each (CONFIG_PREEMPT), one res_counter
+// uncharge per call: 15 unmaps of 64 pages during the 1,000 faults (960 pages, 120 calls), and
+// the 40 pages left at the end one by one, outside the batches.
+TEST(ResCounterChargeWorkload, PrechargeChargesCHARGE_SIZEAtOnceAndUnmapUnchargesPerZapBlock) {
     const WorkloadResult r = res_counter_workload().run(config_for("precharge", 1, 1000), {});
     EXPECT_EQ(r.ops, 1000u);
     EXPECT_EQ(r.resolved_params.at("charge_size_pages"), 12);
     EXPECT_EQ(stat(r, "counter_charges"), 84u);
     EXPECT_EQ(stat(r, "precharge_hits"), 1000u - 84u);
-    EXPECT_GT(stat(r, "batched_pages"), 0u);
-    EXPECT_LT(stat(r, "counter_uncharges"), 1000u - stat(r, "batched_pages") + 100u);
+    EXPECT_EQ(stat(r, "batched_pages"), 960u);
+    // 120 batches, 40 single pages, and the drain of the 8 precharged pages left over.
+    EXPECT_EQ(stat(r, "counter_uncharges"), 120u + 40u + 1u);
     EXPECT_EQ(stat(r, "final_usage"), 0u);
     EXPECT_EQ(stat(r, "final_css_refcnt"), 0u);
     EXPECT_EQ(counter_lock(r).acquisitions,
@@ -111,6 +118,12 @@ TEST(ResCounterChargeWorkload, PrechargeChargesCHARGE_SIZEAtOnce) {
     WorkloadRunConfig big = config_for("precharge", 1, 1000);
     big.params = {{"nr_cpus", 4096}};
     EXPECT_EQ(res_counter_workload().run(big, {}).resolved_params.at("charge_size_pages"), 516);
+    // Without CONFIG_PREEMPT one call zaps up to 1,024 pages: one uncharge per unmap.
+    WorkloadRunConfig no_preempt = config_for("precharge", 1, 1000);
+    no_preempt.params = {{"preempt", false}};
+    const WorkloadResult n = res_counter_workload().run(no_preempt, {});
+    EXPECT_EQ(stat(n, "batched_pages"), 960u);
+    EXPECT_EQ(stat(n, "counter_uncharges"), 15u + 40u + 1u);
 }
 
 TEST(ResCounterChargeWorkload, NeverAboveALowLimit) {
