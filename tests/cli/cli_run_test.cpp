@@ -29,8 +29,8 @@ TEST(Cli, ListNamesThePageCounterVariants) {
     for (const auto& m : j["machines"])
         machines.push_back(m["name"]);
     // `host` has no description until a run measures it, so only the text names it.
-    EXPECT_EQ(machines,
-              (std::vector<std::string>{"xeon-2s-72", "cascadelake-2s-96", "epyc-2s-256"}));
+    EXPECT_EQ(machines, (std::vector<std::string>{"xeon-2s-72", "cascadelake-2s-96", "epyc-2s-256",
+                                                  "cooperlake-4s-144"}));
 
     const CliResult text = run_cli({"list"}, dir.path());
     ASSERT_EQ(text.status, 0);
@@ -38,6 +38,38 @@ TEST(Cli, ListNamesThePageCounterVariants) {
     EXPECT_NE(text.out.find("v6.0+p1-2"), std::string::npos);
     EXPECT_NE(text.out.find("xeon-2s-72         72 CPUs"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("host               this machine"), std::string::npos) << text.out;
+}
+
+// Issue 34: `list machines` (refused before) prints that section alone, in text and JSON.
+TEST(Cli, ListMachinesPrintsTheMachinesAlone) {
+    TempDir dir;
+    const CliResult text = run_cli({"list", "machines"}, dir.path());
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_EQ(text.out.find("page-counter-charge"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("layouts"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("cooperlake-4s-144  144 CPUs, 4 sockets x 18 cores x 2 threads"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("144 CPUs: 4 sockets x 18 cores x 2 threads; transfer 47 / 47 / 134"),
+              std::string::npos)
+        << text.out;
+
+    const CliResult json = run_cli({"list", "machines", "--json"}, dir.path());
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_FALSE(j.contains("workloads"));
+    EXPECT_FALSE(j.contains("layouts"));
+    const auto& m = j.at("machines").back();
+    EXPECT_EQ(m["name"], "cooperlake-4s-144");
+    EXPECT_EQ(m["sockets"], 4);
+    EXPECT_EQ(m["cores_per_socket"], 18);
+    EXPECT_EQ(m["threads_per_core"], 2);
+    EXPECT_NE(m["latency_source"].get<std::string>().find("nviennot/core-to-core-latency"),
+              std::string::npos);
+
+    const CliResult bad = run_cli({"list", "nodes"}, dir.path());
+    EXPECT_NE(bad.status, 0);
+    EXPECT_NE(bad.err.find("nodes"), std::string::npos) << bad.err;
 }
 
 TEST(Cli, RunStoresCompleteRunsWithOpsAndTaskClock) {

@@ -14,8 +14,10 @@ TEST(MachineDescription, BuiltinsAreTheSeedsMachinesAndRoundTripThroughJson) {
         EXPECT_FALSE(m.latency_source.empty()) << m.name;
         EXPECT_EQ(machine_from_json(machine_to_json(m), "test"), m) << m.name;
     }
-    EXPECT_EQ(seen, (std::vector<std::pair<std::string, unsigned>>{
-                        {"xeon-2s-72", 72}, {"cascadelake-2s-96", 96}, {"epyc-2s-256", 256}}));
+    EXPECT_EQ(seen, (std::vector<std::pair<std::string, unsigned>>{{"xeon-2s-72", 72},
+                                                                   {"cascadelake-2s-96", 96},
+                                                                   {"epyc-2s-256", 256},
+                                                                   {"cooperlake-4s-144", 144}}));
 }
 
 TEST(MachineDescription, CpusAreNumberedCoresFirstSocketBySocketThenSiblings) {
@@ -33,6 +35,17 @@ TEST(MachineDescription, CpusAreNumberedCoresFirstSocketBySocketThenSiblings) {
     EXPECT_EQ(distance(epyc, 0, 8), Distance::same_socket);
     EXPECT_EQ(distance(epyc, 0, 64), Distance::remote_socket);
     EXPECT_EQ(distance(epyc, 0, 128), Distance::smt_sibling);
+
+    // Four sockets of 18 cores: CPUs 0-71 are the first threads, 72-143 their siblings.
+    const MachineDescription cooper = find_machine("cooperlake-4s-144");
+    EXPECT_EQ(cooper.cpus(), 144u);
+    EXPECT_EQ(distance(cooper, 0, 17), Distance::same_llc);
+    EXPECT_EQ(distance(cooper, 0, 18), Distance::remote_socket);
+    EXPECT_EQ(distance(cooper, 0, 54), Distance::remote_socket); // the fourth socket: one hop
+    EXPECT_EQ(distance(cooper, 0, 72), Distance::smt_sibling);
+    EXPECT_EQ(distance(cooper, 71, 143), Distance::smt_sibling);
+    EXPECT_EQ(place_of(cooper, 60).socket, 3u);
+    EXPECT_DOUBLE_EQ(transfer_ns(cooper, distance(cooper, 0, 60)), 134);
 }
 
 TEST(MachineDescription, ABadDescriptionNamesItsSourceAndKey) {
