@@ -1,6 +1,7 @@
 #include "collector/btf/layout_diff.hpp"
 
 #include "collector/btf/struct_layout.hpp"
+#include "collector/btf/touched_layout.hpp"
 #include "engine/layout/layout_error.hpp"
 #include "engine/layout/mem_cgroup_layout.hpp"
 
@@ -30,7 +31,7 @@ std::vector<std::string> minus(const std::vector<std::string>& x,
     return out;
 }
 
-std::string describe(const engine::Layout& l) {
+std::string describe(const DiffSide& l) {
     return fmt::format("{} ({}, {} bytes)", l.version,
                        l.origin.empty() ? "origin unknown" : l.origin, l.size);
 }
@@ -55,11 +56,29 @@ bool LayoutDiff::moved(const FieldChange& c) {
     return c.a && c.b && line_of(*c.a) != line_of(*c.b);
 }
 
+namespace {
+
+DiffSide side_of(const engine::Layout& l) {
+    return {l.version, l.origin, l.size, l.align};
+}
+
+DiffSide side_of(const StructLayout& l) {
+    return {l.version, l.origin, l.size, l.align};
+}
+
+void refuse_other_struct(std::string_view a_version, std::string_view a_struct,
+                         std::string_view b_version, std::string_view b_struct) {
+    if (a_struct != b_struct)
+        throw engine::LayoutError(fmt::format("layout {} is of struct {}, layout {} of struct {}",
+                                              a_version, a_struct, b_version, b_struct));
+}
+
+} // namespace
+
 LayoutDiff diff_layouts(const engine::Layout& a, const engine::Layout& b) {
     if (a.type != b.type)
-        throw engine::LayoutError(fmt::format("layout {} is of struct {}, layout {} of struct {}",
-                                              a.version, a.type->name, b.version, b.type->name));
-    LayoutDiff diff{&a, &b, {}, {}};
+        refuse_other_struct(a.version, a.type->name, b.version, b.type->name);
+    LayoutDiff diff{a.type->name, side_of(a), side_of(b), {}, {}};
     const engine::StructType& type = *a.type;
     for (engine::FieldId f = 0; f < type.fields.size(); ++f) {
         if (!a.has(f) && !b.has(f))
@@ -82,11 +101,30 @@ LayoutDiff diff_layouts(const engine::Layout& a, const engine::Layout& b) {
     return diff;
 }
 
+LayoutDiff diff_layouts(const StructLayout& a, const StructLayout& b) {
+    refuse_other_struct(a.version, a.name, b.version, b.name);
+    LayoutDiff diff{a.name, side_of(a), side_of(b), {}, {}};
+    for (const Member& m : a.members) {
+        if (!m.holds_bytes())
+            continue;
+        const Member* other = b.find(m.path);
+        diff.fields.push_back(
+            {m.path, placement_of(m),
+             other && other->holds_bytes() ? std::optional(placement_of(*other)) : std::nullopt});
+    }
+    for (const Member& m : b.members) {
+        const Member* other = a.find(m.path);
+        if (m.holds_bytes() && !(other && other->holds_bytes()))
+            diff.fields.push_back({m.path, std::nullopt, placement_of(m)});
+    }
+    return diff;
+}
+
 std::string format_diff_text(const LayoutDiff& diff) {
     std::string out =
         fmt::format("struct {}\n  A: {}\n  B: {}\n  {}-byte cache lines, counted "
                     "from offset 0 of each layout\n\n",
-                    diff.a->type->name, describe(*diff.a), describe(*diff.b), kCacheLineSize);
+                    diff.struct_name, describe(diff.a), describe(diff.b), kCacheLineSize);
     std::size_t width = 5;
     for (const FieldChange& c : diff.fields)
         width = std::max(width, c.field.size());
@@ -126,7 +164,7 @@ std::string format_diff_text(const LayoutDiff& diff) {
 }
 
 nlohmann::ordered_json diff_json(const LayoutDiff& diff) {
-    const auto side = [](const engine::Layout& l) {
+    const auto side = [](const DiffSide& l) {
         return nlohmann::ordered_json{{"version", l.version},
                                       {"origin", l.origin.empty()
                                                      ? nlohmann::ordered_json(nullptr)
@@ -134,10 +172,10 @@ nlohmann::ordered_json diff_json(const LayoutDiff& diff) {
                                       {"size", l.size},
                                       {"align", l.align}};
     };
-    nlohmann::ordered_json doc{{"struct", diff.a->type->name},
+    nlohmann::ordered_json doc{{"struct", diff.struct_name},
                                {"line_size", kCacheLineSize},
-                               {"a", side(*diff.a)},
-                               {"b", side(*diff.b)},
+                               {"a", side(diff.a)},
+                               {"b", side(diff.b)},
                                {"fields", nlohmann::ordered_json::array()},
                                {"hot_lines", nlohmann::ordered_json::array()}};
     for (const FieldChange& c : diff.fields)

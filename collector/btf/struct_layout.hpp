@@ -41,6 +41,13 @@ struct Member {
 
     std::uint64_t offset() const { return bit_offset / 8; }
     std::uint64_t end_bit() const { return bit_offset + bit_size; }
+    // One past its last byte: a bitfield ends with the byte its last bit is in.
+    std::uint64_t end_byte() const { return (end_bit() + 7) / 8; }
+    // Bytes of its own, which a field name can stand for: a field or a bitfield (a composite's
+    // bytes are its members', a marker has none, nor has a zero-width bitfield, "int :0").
+    bool holds_bytes() const {
+        return (kind == MemberKind::field || kind == MemberKind::bitfield) && bit_size > 0;
+    }
 };
 
 // Unused space inside a struct: between two members of one struct level, or after its last

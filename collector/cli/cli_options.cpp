@@ -114,7 +114,10 @@ std::pair<std::string, std::string> split_layout(const std::string& a) {
         throw UsageError(fmt::format("layout '{}' is not STRUCT=NAME|FILE.json|btf[:FILE]", a));
     std::string struct_name = a.substr(0, eq);
     if (!engine::find_struct_type(struct_name))
-        throw UsageError(fmt::format("unknown struct '{}' in --layout {}", struct_name, a));
+        throw UsageError(fmt::format("struct {} in --layout {} is not one the engine models: "
+                                     "place any struct on a capture with --object, compare its "
+                                     "layouts with `layout diff`",
+                                     struct_name, a));
     return {std::move(struct_name), a.substr(eq + 1)};
 }
 

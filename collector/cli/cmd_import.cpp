@@ -4,6 +4,7 @@
 // shared lines.
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
+#include "collector/cli/object_spec.hpp"
 #include "collector/locks/errors.hpp"
 #include "collector/locks/lock_import.hpp"
 #include "collector/locks/text_scan.hpp"
@@ -279,22 +280,37 @@ struct C2cImportOptions {
     std::string file;
     std::vector<std::string> layouts; // STRUCT=NAME|FILE.json, paired with bases in order
     std::vector<std::string> bases;
+    std::vector<std::string> objects; // STRUCT@ADDR[:LAYOUT]
+    std::optional<std::filesystem::path> kallsyms;
     CommonOptions common;
 };
 
-std::vector<perfc2c::PlacedLayout> placed_layouts(const C2cImportOptions& o) {
+// `--layout STRUCT=L --base ADDR` is `--object STRUCT@ADDR:L`; the objects come after them.
+std::vector<perfc2c::PlacedLayout> placed_layouts(const C2cImportOptions& o,
+                                                  const perfc2c::C2cReport& report) {
     if (o.layouts.size() != o.bases.size())
         throw UsageError(fmt::format("--layout and --base go in pairs ({} --layout, {} --base)",
                                      o.layouts.size(), o.bases.size()));
-    std::vector<perfc2c::PlacedLayout> placed;
+    std::vector<std::string> objects;
     for (std::size_t i = 0; i < o.layouts.size(); ++i) {
-        const auto base = locks::parse_hex(o.bases[i]);
-        if (!o.bases[i].starts_with("0x") || !base)
+        const std::size_t eq = o.layouts[i].find('=');
+        if (eq == std::string::npos)
+            throw UsageError(
+                fmt::format("layout '{}' is not STRUCT=NAME|FILE.json|btf[:FILE]", o.layouts[i]));
+        if (!o.bases[i].starts_with("0x") || !locks::parse_hex(o.bases[i]))
             throw UsageError(fmt::format("--base '{}' is not a hex address (0x...)", o.bases[i]));
-        for (auto& [name, layout] : parse_layouts({o.layouts[i]}))
-            placed.push_back({std::move(layout), *base});
+        objects.push_back(fmt::format("{}@{}:{}", o.layouts[i].substr(0, eq), o.bases[i],
+                                      o.layouts[i].substr(eq + 1)));
     }
-    return placed;
+    objects.insert(objects.end(), o.objects.begin(), o.objects.end());
+    std::vector<std::uint64_t> addresses; // every data address the Pareto rows name
+    for (const perfc2c::ParetoLine& p : report.pareto)
+        for (const perfc2c::ParetoRow& r : p.rows)
+            addresses.push_back(p.address + r.offset);
+    const SymbolSource symbols{o.kallsyms, "a perf c2c report does not say which machine it "
+                                           "came from: give the capturing machine's kallsyms "
+                                           "with --kallsyms FILE, or the address (STRUCT@0x...)"};
+    return place_objects(objects, symbols, addresses);
 }
 
 perfc2c::C2cReport parse_c2c_file(const std::string& file, std::string_view text) {
@@ -310,10 +326,10 @@ perfc2c::C2cReport parse_c2c_file(const std::string& file, std::string_view text
 }
 
 void import_perf_c2c(const C2cImportOptions& o) {
-    const std::vector<perfc2c::PlacedLayout> placed = placed_layouts(o);
     // The text is freed once parsed, and the mapping's metrics and code moved into the run, not
     // copied: they are most of an import's memory (a metric per figure of each Pareto row).
     const perfc2c::C2cReport parsed = parse_c2c_file(o.file, read_input(o.file));
+    const std::vector<perfc2c::PlacedLayout> placed = placed_layouts(o, parsed);
     // Everything is checked and mapped before the database is opened: a refusal stores nothing.
     perfc2c::ImportedC2c imported = perfc2c::import_report(parsed, placed);
     const std::string path = std::filesystem::absolute(o.file).lexically_normal().string();
@@ -404,11 +420,20 @@ void add_perf_c2c_importer(CLI::App& import) {
                     "SPE peer mode) or --stats output");
     cmd->add_option("file", o->file, "Text file holding the report")->required();
     cmd->add_option("--layout", o->layouts,
-                    "STRUCT=NAME|FILE.json: name the fields of the lines the struct covers "
-                    "(with --base; repeatable)");
+                    "STRUCT=NAME|FILE.json|btf[:FILE]: name the fields of the lines the struct "
+                    "covers (with --base; repeatable)");
     cmd->add_option("--base", o->bases,
                     "Data address (0x...) of the --layout struct at the same "
                     "position");
+    cmd->add_option("--object", o->objects,
+                    "STRUCT@ADDR[:LAYOUT] or STRUCT@SYMBOL[:LAYOUT]: an object of any struct of "
+                    "any BTF at a data address; the lines it covers carry its name and field "
+                    "names. LAYOUT as --layout takes it, btf:FILE for a module's, a raw BTF or "
+                    "an ELF with .BTF (a -g program after `pahole -J`); default: the running "
+                    "kernel's BTF (repeatable)");
+    cmd->add_option("--kallsyms", o->kallsyms,
+                    "The capturing machine's /proc/kallsyms (read as root), where --object "
+                    "SYMBOL addresses are looked up");
     cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
     cmd->add_flag("--json", o->common.json, "Print JSON");
     cmd->callback([o] { import_perf_c2c(*o); });

@@ -3,11 +3,13 @@
 #include "collector/btf/btf_file.hpp"
 #include "collector/btf/layout_diff.hpp"
 #include "collector/btf/layout_json.hpp"
+#include "collector/btf/layout_source.hpp"
 #include "collector/btf/layout_text.hpp"
 #include "collector/btf/struct_reader.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/cli/layout_spec.hpp"
+#include "engine/layout/builtin_layouts.hpp"
 
 #include <fmt/format.h>
 #include <memory>
@@ -46,7 +48,28 @@ void show(const ShowOptions& o) {
         fmt::print("{}", btf::format_layout_text(layout, depth));
 }
 
+// A struct the engine does not model, named by two layouts that are not stored ones: diffed
+// member by member as BTF (or the JSON `show` writes) lays it out.
+std::optional<btf::LayoutDiff> any_struct_diff(const DiffOptions& o) {
+    const std::size_t a_eq = o.a.find('='), b_eq = o.b.find('=');
+    // Malformed or stored: the engine's path says what is wrong or reads the database.
+    if (a_eq == std::string::npos || b_eq == std::string::npos || names_stored_layout(o.a) ||
+        names_stored_layout(o.b))
+        return std::nullopt;
+    const std::string a_struct = o.a.substr(0, a_eq), b_struct = o.b.substr(0, b_eq);
+    if (a_struct.empty() || engine::find_struct_type(a_struct) ||
+        engine::find_struct_type(b_struct))
+        return std::nullopt;
+    return btf::diff_layouts(btf::resolve_struct_layout(a_struct, o.a.substr(a_eq + 1)),
+                             btf::resolve_struct_layout(b_struct, o.b.substr(b_eq + 1)));
+}
+
 void diff(const DiffOptions& o) {
+    if (const auto d = any_struct_diff(o)) {
+        fmt::print("{}", o.common.json ? json_dump(btf::diff_json(*d)) + "\n"
+                                       : btf::format_diff_text(*d));
+        return;
+    }
     std::optional<store::Database> db; // opened for the first stored layout named
     const auto resolve = [&](const std::string& assignment) {
         if (!names_stored_layout(assignment))
@@ -101,7 +124,8 @@ void add_layout_command(CLI::App& app) {
     auto* diff_cmd = layout->add_subcommand(
         "diff", "Show which fields of a struct moved to another cache line between two layouts, "
                 "and which left or joined the line of the field every charge writes");
-    const char* spec = "STRUCT=VERSION|FILE.json|btf|btf:FILE|btf:MODULE (e.g. page_counter=v6.0)";
+    const char* spec = "STRUCT=VERSION|FILE.json|btf|btf:FILE|btf:MODULE (e.g. page_counter=v6.0, "
+                       "rq=btf:vmlinux, foo=btf:./prog for a -g program after `pahole -J`)";
     const std::string help =
         std::string(spec) + ", or a layout stored in --db: STRUCT=run:ID (the one run ID "
                             "recorded) or STRUCT=hash:HASH (4 or more digits of one `show` prints)";

@@ -59,4 +59,10 @@ std::optional<std::string> KernelSymbols::describe(std::uint64_t address) const 
     return fmt::format("{}+{:#x}", it->name, address - it->address);
 }
 
+std::optional<std::uint64_t> KernelSymbols::address_of(std::string_view name) const {
+    const auto it = std::find_if(symbols_.begin(), symbols_.end(),
+                                 [&](const Symbol& s) { return s.name == name; });
+    return it == symbols_.end() ? std::nullopt : std::optional(it->address);
+}
+
 } // namespace hitmap::perf

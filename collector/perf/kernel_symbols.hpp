@@ -21,6 +21,8 @@ public:
     // symbol; nullopt otherwise (heap addresses fall below the image, stacks and per-CPU areas
     // lie far past any symbol).
     std::optional<std::string> describe(std::uint64_t address) const;
+    // The address of a symbol by its name (the first listed, for a name two modules share).
+    std::optional<std::uint64_t> address_of(std::string_view name) const;
     bool empty() const { return symbols_.empty(); }
 
 private:

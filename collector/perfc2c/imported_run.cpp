@@ -210,6 +210,18 @@ std::optional<FieldName> placed_field(const PlacedLayout& p, std::uint64_t addre
     return std::nullopt;
 }
 
+// A Pareto offset of a placed object's line in none of its fields: "+0x48 (no field of
+// page_counter v6.0)" inside the struct, "-0x8 (before page_counter)" or "+0xc0 (after ...)"
+// in the line's bytes around it.
+std::string gap_name(const PlacedLayout& p, std::uint64_t at) {
+    const std::string& type = p.layout.type->name;
+    if (at < p.base)
+        return fmt::format("-{:#x} (before {})", p.base - at, type);
+    if (at >= p.base + p.layout.size)
+        return fmt::format("+{:#x} (after {})", at - p.base, type);
+    return fmt::format("+{:#x} (no field of {} {})", at - p.base, type, p.layout.version);
+}
+
 bool covers(const PlacedLayout& p, std::uint64_t line, std::uint32_t line_size) {
     return line < p.base + p.layout.size && line + line_size > p.base;
 }
@@ -334,6 +346,7 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
                     name = std::move(*f);
                 } else {
                     name.id = kNoField;
+                    name.name = gap_name(*owner, l.address + r.offset);
                     ++outside;
                 }
             }
@@ -350,7 +363,8 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
     }
     if (outside > 0)
         out.notes.push_back({0, fmt::format("{} Pareto row{} of the placed layout's lines fall in "
-                                            "none of its fields; they keep their offsets",
+                                            "none of its fields; they are named by their offset "
+                                            "in it",
                                             outside, outside == 1 ? "" : "s")});
     std::sort(result.lines.begin(), result.lines.end(),
               [](const c2c::LineStats& a, const c2c::LineStats& b) { return a.line < b.line; });

@@ -19,12 +19,15 @@
 
 namespace hitmap::perfc2c {
 
-// A struct layout placed at a data address (`--layout STRUCT=... --base ADDR`, or a run's
-// probed object where it lived).
+// A struct layout placed at a data address (`--object STRUCT@ADDR`, `--layout STRUCT=...
+// --base ADDR`, or a run's probed object where it lived).
 struct PlacedLayout {
     engine::Layout layout;
     std::uint64_t base = 0;
     std::optional<std::string> name{}; // the object's; "STRUCT@ADDR" when not given
+    // The type `layout` points at when it was made for this capture (btf/touched_layout.hpp);
+    // null for the registry's types, which live as long as the process.
+    std::shared_ptr<const engine::StructType> own_type{};
 };
 
 // A placed layout none of the report's lines touches.

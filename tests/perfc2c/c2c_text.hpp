@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <fmt/format.h>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -119,8 +120,11 @@ inline std::string current_pareto_header(bool peer = false) {
 // A whole `perf c2c report --stdio` text of the current HITM layout, every section perf prints
 // (reference/c2c.md §1.4), with `lines` shared lines of `rows_per_line` (> 0) Pareto rows each,
 // at the line's 8-byte offsets in turn. Its counts agree with each other as perf's do (a line's
-// totals are the sums of their parts, the trace's HITMs the lines'), so the text imports.
-inline std::string synthetic_report(std::size_t lines, std::size_t rows_per_line) {
+// totals are the sums of their parts, the trace's HITMs the lines'), so the text imports. Line i
+// is at `line_address(i)` (64-byte aligned, distinct), by default 0x7f0000000000 + 64 * i.
+inline std::string
+synthetic_report(std::size_t lines, std::size_t rows_per_line,
+                 const std::function<std::uint64_t(std::size_t)>& line_address = {}) {
     // Line i: lcl(i) local and rmt(i) remote HITMs, 15 store L1 hits and 5 misses, 5 L1 hits,
     // 20 LLC hits, 3 remote hits and 2 local DRAM loads.
     const auto lcl = [](std::size_t i) { return 20 + i % 7; };
@@ -191,7 +195,9 @@ inline std::string synthetic_report(std::size_t lines, std::size_t rows_per_line
     stat("Total Merged records", all_lcl + all_rmt + lines * stores);
     s += "\n" + details_section("ibs_op//", "Total HITMs");
 
-    const auto address = [](std::size_t i) { return 0x7f0000000000u + 64 * i; };
+    const auto address = [&](std::size_t i) {
+        return line_address ? line_address(i) : std::uint64_t{0x7f0000000000u + 64 * i};
+    };
     const double all_hitm = static_cast<double>(all_lcl + all_rmt);
     s += section("Shared Data Cache Line Table") + current_table_header();
     for (std::size_t i = 0; i < lines; ++i) {
