@@ -37,6 +37,8 @@ std::string rate_text(std::optional<std::uint64_t> count, const std::optional<Ra
 }
 
 std::string rate_phrase(std::optional<std::uint64_t> count, const std::optional<RateBasis>& basis) {
+    if (!basis)
+        return std::string(unknown_text);
     return is_share(basis) ? rate_text(count, basis) + " of captured HITM"
                            : rate_text(count, basis) + "/1k op";
 }

@@ -36,8 +36,8 @@ std::optional<double> rate(std::optional<std::uint64_t> count,
 std::optional<double> hitm_share(std::optional<std::uint64_t> hitm, const store::C2cData& data);
 // "0.42" (two decimals) or "12.3%" (one); "–" when unknown.
 std::string rate_text(std::optional<std::uint64_t> count, const std::optional<RateBasis>& basis);
-// The rate with its unit, as labels and tooltips read: "0.42/1k op", "25.0% of captured HITM",
-// "–/1k op" when unknown.
+// The rate with its unit, as labels and tooltips read: "0.42/1k op", "25.0% of captured HITM";
+// "–/1k op" when the count is unknown, "–" when the run has no basis.
 std::string rate_phrase(std::optional<std::uint64_t> count, const std::optional<RateBasis>& basis);
 // What a rate column's title ends with: "/1k op", " %HITM"; "/1k op" without a basis, so that
 // a run with neither shows the column it would have, with "–" in it.
