@@ -3,6 +3,7 @@
 #include "collector/analysis/field_names.hpp"
 #include "collector/analysis/story.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/rate.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -32,14 +33,19 @@ std::map<std::string, double> field_hitm_rates(const store::C2cData& data,
         if (f.line.object == object)
             hitm[f.field_name] += f.counts.hitm();
     std::map<std::string, double> rates;
+    const auto basis = report::rate_basis(data);
     for (const auto& [name, v] : hitm)
-        if (const auto rate = report::per_thousand(v, data.traced_ops()))
+        if (const auto rate = report::rate(v, basis))
             rates[name] = *rate;
     return rates;
 }
 
 std::vector<FieldPair> field_pairs(const store::C2cData& before, const store::C2cData& after,
                                    const std::string& object, std::size_t limit) {
+    // A capture's shares and a run's rates per operation are not one unit.
+    const auto b_basis = report::rate_basis(before), a_basis = report::rate_basis(after);
+    if (b_basis && a_basis && b_basis->kind != a_basis->kind)
+        return {};
     const auto rates = [&](const store::C2cData& side) {
         const engine::ObjectInfo* o = object_named(side, object);
         return o ? field_hitm_rates(side, o->id) : std::map<std::string, double>{};

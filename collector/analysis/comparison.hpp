@@ -20,18 +20,20 @@ namespace hitmap::analysis {
 const engine::ObjectInfo* hottest_object(const store::C2cData& data);
 const engine::ObjectInfo* object_named(const store::C2cData& data, std::string_view name);
 
-// Field name -> HITM per 1,000 traced operations over every line of `object`. A run without
-// traced operations has no rates (an empty map), not zeros.
+// Field name -> HITM per 1,000 traced operations over every line of `object`, or for a capture
+// without operations its share of the captured HITMs in percent (report::rate_basis). A run with
+// neither has no rates (an empty map), not zeros.
 std::map<std::string, double> field_hitm_rates(const store::C2cData& data, engine::ObjectId object);
 
 struct FieldPair {
     std::string field;
     std::string label; // short_field_names among the object's fields, as its strip box says
-    double before = 0, after = 0; // HITM per 1,000 traced operations; 0 where a side has none
+    double before = 0, after = 0; // field_hitm_rates(); 0 where a side has none
 };
 
 // The fields of the object named `object` with HITM on either side, the hottest first, at most
-// `limit` of them (the objects are matched by name: ids differ between runs).
+// `limit` of them (the objects are matched by name: ids differ between runs). None when one side
+// is a capture counted in shares and the other a run counted per operation.
 std::vector<FieldPair> field_pairs(const store::C2cData& before, const store::C2cData& after,
                                    const std::string& object, std::size_t limit);
 

@@ -1,6 +1,7 @@
 #include "collector/analysis/regression.hpp"
 
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/rate.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
@@ -19,12 +20,23 @@ namespace hitmap::analysis {
 
 namespace {
 
-constexpr std::array<std::pair<FigureKind, std::string_view>, 4> kKindNames{{
+constexpr std::array<std::pair<FigureKind, std::string_view>, 6> kKindNames{{
     {FigureKind::ops, "ops"},
     {FigureKind::transfers, "transfers"},
     {FigureKind::contentions, "contentions"},
     {FigureKind::waits, "waits"},
+    {FigureKind::hitm, "hitm"},
+    {FigureKind::hitm_share, "hitm-share"},
 }};
+
+// A parameter value longer than this is shown by its size in differing_params().
+constexpr std::size_t kLongParam = 80;
+
+// The units of figures as captured, without an operation count to divide by.
+constexpr std::string_view kSamples = "samples";
+constexpr std::string_view kShare = "% of captured HITM";
+constexpr std::string_view kCount = "contentions";
+constexpr std::string_view kWaitNs = "ns";
 
 RunKey key_of(const store::RunRecord& run) {
     std::string source{store::to_string(run.source)};
@@ -33,27 +45,35 @@ RunKey key_of(const store::RunRecord& run) {
     return {run.workload, run.variant, run.threads, run.params_json, source};
 }
 
-// A source that cannot count every transfer (store::KnownCounts::transfers) adds no figure:
-// its known part would be compared as the whole.
+// A source that cannot count every transfer (store::KnownCounts::transfers) adds no transfer
+// figure: its known part would be compared as the whole. A capture without an operation count
+// adds its HITMs as counted and as shares of all it captured instead.
 void add_c2c_figures(const store::C2cData& data, std::vector<Figure>& out) {
-    if (!data.trace.known.transfers())
-        return;
     const std::optional<std::uint64_t> ops = data.traced_ops();
+    const bool captured = !ops && data.trace.capture_hitm;
+    if (!data.trace.known.transfers() && !captured)
+        return;
     const auto object_name = [&](engine::ObjectId id) {
         const engine::ObjectInfo* o = store::find_object(data, id);
         return o ? o->name : fmt::format("object {}", id);
     };
-    const auto add = [&](std::string name, std::uint64_t transfers) {
-        if (const auto rate = report::per_thousand(transfers, ops))
-            out.push_back({FigureKind::transfers, std::move(name), *rate, "per 1k ops"});
+    const auto add = [&](const std::string& name, const c2c::ClassCounts& counts) {
+        if (captured) {
+            out.push_back({FigureKind::hitm, "hitm" + name, static_cast<double>(counts.hitm()),
+                           std::string(kSamples)});
+            if (const auto share = report::hitm_share(counts.hitm(), data))
+                out.push_back(
+                    {FigureKind::hitm_share, "hitm-share" + name, *share, std::string(kShare)});
+        } else if (const auto rate = report::per_thousand(counts.transfers(), ops)) {
+            out.push_back({FigureKind::transfers, "transfers" + name, *rate, "per 1k ops"});
+        }
     };
     // A field can sit on several lines (a struct spanning two); its figure is their sum.
-    std::map<std::string, std::uint64_t> fields;
+    std::map<std::string, c2c::ClassCounts> fields;
     for (const auto& f : data.result.fields)
-        fields[fmt::format("transfers[{}:{}]", object_name(f.line.object), f.field_name)] +=
-            f.counts.transfers();
-    for (const auto& [name, transfers] : fields)
-        add(name, transfers);
+        fields[fmt::format("[{}:{}]", object_name(f.line.object), f.field_name)] += f.counts;
+    for (const auto& [name, counts] : fields)
+        add(name, counts);
     // A line is named by the fields accessed on it as well as its index: under another layout
     // line 3 holds other fields, and is another figure.
     std::map<std::pair<engine::ObjectId, std::uint32_t>, std::pair<std::string, std::string>>
@@ -68,31 +88,44 @@ void add_c2c_figures(const store::C2cData& data, std::vector<Figure>& out) {
             fields = it->second.first == it->second.second
                          ? ": " + it->second.first
                          : fmt::format(": {}..{}", it->second.first, it->second.second);
-        add(fmt::format("transfers[{} line {}{}]", object_name(l.line.object), l.line.index,
-                        fields),
-            l.counts.transfers());
+        add(fmt::format("[{} line {}{}]", object_name(l.line.object), l.line.index, fields),
+            l.counts);
     }
 }
 
+// The engine's lock tables per operation of the run; an imported table (lock_stat, perf lock)
+// as counted, its text having no operations. Kernel tables count the whole machine, not the run.
 void add_lock_figures(const std::vector<store::LockData>& tables, std::optional<std::int64_t> ops,
                       std::vector<Figure>& out) {
-    if (!ops || *ops <= 0)
-        return;
-    const double per_op = 1.0 / static_cast<double>(*ops);
+    const bool per_op = ops && *ops > 0;
     for (const auto& table : tables) {
-        if (table.source != store::LockSource::engine)
+        const bool imported = table.source == store::LockSource::lockstat ||
+                              table.source == store::LockSource::perf_lock;
+        if (!(table.source == store::LockSource::engine && per_op) && !imported)
             continue;
+        // Several tables of one text (before and after) are told apart by their position.
+        const std::string prefix =
+            imported && tables.size() > 1 ? fmt::format("table {}: ", &table - tables.data()) : "";
+        const double scale = imported ? 1.0 : 1.0 / static_cast<double>(*ops);
         for (const auto& c : table.report.classes) {
-            out.push_back({FigureKind::contentions, fmt::format("contentions[{}]", c.name),
-                           1000.0 * static_cast<double>(c.total_contentions()) * per_op,
-                           "per 1k ops"});
+            std::optional<std::uint64_t> contentions;
+            for (const auto& side : {c.write, c.read})
+                if (side && side->contentions)
+                    contentions = contentions.value_or(0) + *side->contentions;
+            if (contentions || !imported)
+                out.push_back({FigureKind::contentions,
+                               fmt::format("contentions[{}{}]", prefix, c.name),
+                               (imported ? 1.0 : 1000.0) *
+                                   static_cast<double>(contentions.value_or(0)) * scale,
+                               imported ? std::string(kCount) : "per 1k ops"});
             std::optional<std::int64_t> wait;
             for (const auto& side : {c.write, c.read})
                 if (side && side->wait.total_ns)
                     wait = wait.value_or(0) + *side->wait.total_ns;
             if (wait)
-                out.push_back({FigureKind::waits, fmt::format("waits[{}]", c.name),
-                               static_cast<double>(*wait) * per_op, "ns/op"});
+                out.push_back({FigureKind::waits, fmt::format("waits[{}{}]", prefix, c.name),
+                               static_cast<double>(*wait) * scale,
+                               imported ? std::string(kWaitNs) : "ns/op"});
         }
     }
 }
@@ -139,7 +172,7 @@ void append_changes(const std::string& group, const std::vector<const RunFigures
         for (const auto& [name, values] : *table)
             names.insert(name);
     for (const auto& name : names) {
-        FigureChange change{group, name.first, name.second, {}, source, {}, {}, {}};
+        FigureChange change{group, name.first, name.second, {}, source, {}, {}, {}, {}};
         if (const auto it = b.find(name); it != b.end()) {
             change.unit = it->second.unit;
             change.base = sample_of(it->second.values);
@@ -150,6 +183,8 @@ void append_changes(const std::string& group, const std::vector<const RunFigures
         }
         if (change.base && change.current && change.base->mean != 0)
             change.change = change.current->mean / change.base->mean - 1;
+        if (change.base && change.current)
+            change.difference = change.current->mean - change.base->mean;
         out.changes.push_back(std::move(change));
     }
 }
@@ -161,23 +196,34 @@ std::vector<const RunFigures*> pointers(const std::vector<RunFigures>& runs) {
     return out;
 }
 
-double floor_of(FigureKind kind) {
-    switch (kind) {
+double floor_of(const FigureChange& c) {
+    switch (c.kind) {
     case FigureKind::ops:
         return 0;
     case FigureKind::waits:
-        return kGateFloorWaitNs;
-    case FigureKind::transfers:
+        return c.unit == kWaitNs ? kGateFloorWaitTotalNs : kGateFloorWaitNs;
+    case FigureKind::hitm:
+        return kGateFloorCounts;
+    case FigureKind::hitm_share:
+        return kGateFloorSharePoints;
     case FigureKind::contentions:
+        return c.unit == kCount ? kGateFloorCounts : kGateFloorPerThousand;
+    case FigureKind::transfers:
         break;
     }
     return kGateFloorPerThousand;
 }
 
+// Shares change by points, every other figure by its ratio.
+bool in_points(FigureKind kind) {
+    return kind == FigureKind::hitm_share;
+}
+
 std::string gate_text(const Gate& gate) {
-    return fmt::format("{}{}:{:+g}%",
-                       gate.source ? std::string(store::to_string(*gate.source)) + "." : "",
-                       to_string(gate.kind), gate.threshold * 100);
+    return fmt::format(
+        "{}{}:{:+g}{}", gate.source ? std::string(store::to_string(*gate.source)) + "." : "",
+        to_string(gate.kind), in_points(gate.kind) ? gate.threshold : gate.threshold * 100,
+        in_points(gate.kind) ? "pp" : "%");
 }
 
 } // namespace
@@ -212,8 +258,13 @@ std::vector<std::string> differing_params(const RunKey& before, const RunKey& af
         const auto text = [&](const nlohmann::json& side) {
             return side.contains(name) ? side[name].dump() : std::string(report::unknown_text);
         };
+        // A long value (an import's code locations, kilobytes of JSON) is named by its size:
+        // the line says that it changed, the run's report says how.
+        const auto shown = [](const std::string& t) {
+            return t.size() > kLongParam ? fmt::format("({} characters)", t.size()) : t;
+        };
         if (text(b) != text(a))
-            out.push_back(fmt::format("{}: {} -> {}", name, text(b), text(a)));
+            out.push_back(fmt::format("{}: {} -> {}", name, shown(text(b)), shown(text(a))));
     }
     return out;
 }
@@ -288,7 +339,7 @@ std::vector<Gate> parse_gates(std::string_view spec) {
         const auto bad = [&](std::string_view why) {
             return GateSyntaxError(
                 fmt::format("--fail-on: '{}' {} (expected [SOURCE.]KIND:[+|-]N%, KIND one of ops, "
-                            "transfers, contentions, waits)",
+                            "transfers, contentions, waits, hitm; or hitm-share:[+|-]Npp)",
                             item, why));
         };
         if (item.empty())
@@ -306,15 +357,18 @@ std::vector<Gate> parse_gates(std::string_view spec) {
             }
             kind.remove_prefix(dot + 1);
         }
+        if (kind == "wait") // as the issue and perf lock say it
+            kind = "waits";
         const auto known = std::find_if(kKindNames.begin(), kKindNames.end(),
                                         [&](const auto& k) { return k.second == kind; });
         if (known == kKindNames.end())
             throw bad("names no figure kind");
         gate.kind = known->first;
         std::string_view number = item.substr(colon + 1);
-        if (!number.ends_with('%'))
-            throw bad("does not end in '%'");
-        number.remove_suffix(1);
+        const std::string_view unit = in_points(gate.kind) ? "pp" : "%";
+        if (!number.ends_with(unit))
+            throw bad(fmt::format("does not end in '{}'", unit));
+        number.remove_suffix(unit.size());
         // Without a sign, the direction that hurts: ops falling, the others rising.
         double sign = gate.kind == FigureKind::ops ? -1 : 1;
         if (!number.empty() && (number.front() == '+' || number.front() == '-')) {
@@ -325,10 +379,10 @@ std::vector<Gate> parse_gates(std::string_view spec) {
         const auto [end, ec] =
             std::from_chars(number.data(), number.data() + number.size(), percent);
         if (ec != std::errc{} || end != number.data() + number.size() || number.empty())
-            throw bad("has no number before '%'");
+            throw bad(fmt::format("has no number before '{}'", unit));
         if (!(percent > 0) || !std::isfinite(percent))
-            throw bad("needs a threshold above 0 %");
-        gate.threshold = sign * percent / 100;
+            throw bad(fmt::format("needs a threshold above 0 {}", unit));
+        gate.threshold = sign * (in_points(gate.kind) ? percent : percent / 100);
         gates.push_back(gate);
     }
     if (gates.empty())
@@ -342,7 +396,7 @@ std::vector<Violation> check_gates(const Comparison& comparison, const std::vect
         const FigureChange& c = comparison.changes[i];
         if (!c.current)
             continue;
-        if (std::max(c.current->mean, c.base ? c.base->mean : 0.0) < floor_of(c.kind))
+        if (std::max(c.current->mean, c.base ? c.base->mean : 0.0) < floor_of(c))
             continue;
         for (const Gate& gate : gates) {
             if (gate.kind != c.kind || (gate.source && gate.source != c.source))
@@ -350,10 +404,10 @@ std::vector<Violation> check_gates(const Comparison& comparison, const std::vect
             // At the threshold is past it: 10 -> 12 trips +20 %, although 12 / 10 - 1 is
             // 0.19999999999999996 in doubles.
             constexpr double rounding = 1e-9;
-            const bool past = c.change
-                                  ? (gate.threshold < 0 ? *c.change <= gate.threshold + rounding
-                                                        : *c.change >= gate.threshold - rounding)
-                                  : gate.threshold > 0; // new, or up from exactly 0
+            const std::optional<double> moved = in_points(c.kind) ? c.difference : c.change;
+            const bool past = moved ? (gate.threshold < 0 ? *moved <= gate.threshold + rounding
+                                                          : *moved >= gate.threshold - rounding)
+                                    : gate.threshold > 0; // new, or up from exactly 0
             if (past)
                 out.push_back({i, gate});
         }
@@ -364,7 +418,8 @@ std::vector<Violation> check_gates(const Comparison& comparison, const std::vect
 std::vector<ViolationSummary> summarize(const Comparison& comparison,
                                         const std::vector<Violation>& violations) {
     const auto severity = [&](const Violation& v) {
-        const auto& change = comparison.changes[v.change].change;
+        const FigureChange& c = comparison.changes[v.change];
+        const auto& change = in_points(c.kind) ? c.difference : c.change;
         return change ? std::abs(*change) : std::numeric_limits<double>::infinity();
     };
     std::vector<ViolationSummary> out;
@@ -388,7 +443,9 @@ std::vector<ViolationSummary> summarize(const Comparison& comparison,
 
 std::string robot_line(const FigureChange& change, const Gate& gate) {
     const std::string amount =
-        change.change ? fmt::format("{:+.1f}%", *change.change * 100) : std::string("new");
+        in_points(change.kind)
+            ? (change.difference ? fmt::format("{:+.1f}pp", *change.difference) : "new")
+            : (change.change ? fmt::format("{:+.1f}%", *change.change * 100) : "new");
     const auto runs = [](const std::optional<Sample>& s) { return s ? s->n : 0; };
     return fmt::format("{} regression of {}: {} {} -> {} {} ({} vs {} run{}; gate {})", amount,
                        change.group, change.name, sample_text(change.base),

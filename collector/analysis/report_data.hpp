@@ -46,6 +46,10 @@ struct LineRow {
     std::uint64_t hitm = 0; // store::ShownCounts::hitm: perf's Tot Hitm where stores have none
     std::optional<std::uint64_t> transfers; // nullopt: the source cannot count them all
     std::optional<double> hitm_per_1k, transfers_per_1k; // also nullopt: no traced operations
+    // Percent of the capture's HITMs (perf c2c's own percentage); nullopt: no capture total.
+    std::optional<double> hitm_share;
+    std::optional<std::uint64_t> lcl_hitm, rmt_hitm; // perf's split; a trace has no nodes
+    std::vector<CodeRow> code; // perf c2c's rows of the line: symbols, source lines, CPUs
 };
 
 struct LockClassRow {
@@ -65,7 +69,8 @@ struct PairSection {
     std::optional<double> ops_change;  // after / before - 1, when both are known
     std::string object;                // the object compared field by field; empty: none
     std::optional<std::string> no_fields_reason;
-    std::vector<FieldPair> fields; // HITM per 1k traced ops, the hottest first
+    std::vector<FieldPair> fields; // HITM in `fields_unit`, the hottest first
+    std::string fields_unit; // report::rate_unit: "per 1k traced operations", "% of captured HITM"
     std::vector<LockChange> locks;
     std::optional<std::int64_t> prediction_run;
     std::optional<report::Prediction> prediction;

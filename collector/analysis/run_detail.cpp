@@ -8,9 +8,13 @@ RunDetail read_run_detail(store::Database& db, std::int64_t run_id) {
     auto run = db.run(run_id);
     if (!run)
         throw store::NoSuchRun(db.path(), run_id);
-    RunDetail detail{*run, store::read_c2c(db, run_id), store::read_lock_tables(db, run_id), {}};
-    if (const auto kernel = find_kernel_locks_metric(db.metrics(run_id)))
+    RunDetail detail{
+        *run, store::read_c2c(db, run_id), store::read_lock_tables(db, run_id), {}, {}};
+    const std::vector<store::Metric> metrics = db.metrics(run_id);
+    if (const auto kernel = find_kernel_locks_metric(metrics))
         detail.kernel_locks_unavailable = kernel_locks_unavailable(*kernel);
+    if (detail.c2c)
+        detail.drilldown = line_drilldowns(*detail.c2c, run->params_json, metrics);
     return detail;
 }
 

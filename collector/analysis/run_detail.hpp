@@ -2,6 +2,7 @@
 // What a reader of a run or of a pair of runs needs, read through the store alone: the run, its
 // cacheline tables, its lock tables, why kernel lock waits are missing, and the stored
 // prediction of the pair. The GUI, the CLI's reports and the exports all read runs this way.
+#include "collector/analysis/line_drilldown.hpp"
 #include "collector/report/prediction.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
@@ -21,6 +22,8 @@ struct RunDetail {
     std::vector<store::LockData> locks; // engine, kernel or imported lock tables
     // Why `run --kernel-locks` stored no kernel rows (no tracefs, no privilege, ...).
     std::optional<std::string> kernel_locks_unavailable;
+    // Each c2c line's drill-down (code, HITM split, CPUs, cycles), by line address.
+    std::map<std::uint64_t, LineDrilldown> drilldown;
 };
 
 struct CompareData {

@@ -49,9 +49,13 @@ void add_compare_command(CLI::App& app) {
     baseline->needs("--current");
     cmd->add_option("--fail-on", o->fail_on,
                     "Gates, e.g. 'ops:-5%,transfers:+20%,contentions:+20%' (kinds: ops, "
-                    "transfers, contentions, waits). Figures below 1 per 1k ops (waits: 1 ns/op) "
-                    "on both sides are not gated. Simulated figures are exact; measured ones "
-                    "with fewer than 3 runs a side get a noise warning");
+                    "transfers, contentions, waits or wait, hitm; hitm-share in points: "
+                    "'hitm-share:+5pp'). Captures without an operation count (imports) are "
+                    "compared as counted: hitm and hitm-share per line and field of a perf c2c "
+                    "import, contentions and wait of a lock import. Figures below 1 per 1k ops "
+                    "(waits: 1 ns/op; counts as captured: 10; shares: 0.1 %) on both sides are "
+                    "not gated. Simulated figures are exact; measured ones with fewer than 3 "
+                    "runs a side get a noise warning");
     auto* format =
         cmd->add_option("--format", o->format, "text, md (for a CI step summary) or json")
             ->check(CLI::IsMember({"text", "md", "json"}))
@@ -99,6 +103,10 @@ void add_compare_command(CLI::App& app) {
         }
         const report::RegressionReport r{comparison, analysis::check_gates(comparison, gates),
                                          analysis::noisy_groups(comparison), limit};
+        if (comparison.changes.empty())
+            fmt::print(stderr,
+                       "hitmap-collect: note: the runs share no figure to compare (no ops/s, no "
+                       "cacheline or lock counts on both sides)\n");
         for (const auto& group : r.noisy)
             fmt::print(stderr,
                        "hitmap-collect: warning: fewer than 3 measured runs a side, changes may "

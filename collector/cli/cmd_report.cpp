@@ -1,7 +1,9 @@
+#include "collector/analysis/field_access.hpp"
 #include "collector/analysis/kernel_locks_metric.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/cli/lock_report.hpp"
+#include "collector/report/access_report.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/report_origin.hpp"
@@ -75,6 +77,7 @@ void add_report_command(CLI::App& app) {
         std::string lines = "10";
         bool all_lines = false;
         bool locks = false;
+        bool access = false;
         CommonOptions common;
     };
     auto o = std::make_shared<Options>();
@@ -89,6 +92,10 @@ void add_report_command(CLI::App& app) {
     cmd->add_flag("--locks", o->locks,
                   "Print the run's lock statistics (lock_stat 0.4 text) instead of cachelines")
         ->excludes(all_lines);
+    cmd->add_flag("--access", o->access,
+                  "Also print each field's reads and writes (read-only, read-mostly, ...), the "
+                  "written fields that share a line or the code writing them, and the read-only "
+                  "fields on written lines; from any source (trace, PMU samples, a capture)");
     cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
     cmd->add_flag("--json", o->common.json, "Print JSON");
     cmd->callback([o] {
@@ -98,14 +105,17 @@ void add_report_command(CLI::App& app) {
         if (o->locks)
             return report_locks(db, run, o->common.json);
         const store::C2cData data = require_c2c(db, run);
+        const auto drilldown = analysis::line_drilldowns(data, run.params_json, db.metrics(run.id));
         const report::C2cReportOptions options{
-            static_cast<std::size_t>(parse_count(o->lines, "--lines", 1, 1'000'000)),
-            !o->all_lines};
+            static_cast<std::size_t>(parse_count(o->lines, "--lines", 1, 1'000'000)), !o->all_lines,
+            &drilldown};
         if (o->common.json) {
             nlohmann::json j = report::c2c_report_json(data, options);
             j["run"] = report::run_json(run);
             j["provenance"] = report::provenance_json(run, data);
             j["metrics"] = report::metrics_json(db.metrics(run.id));
+            if (o->access)
+                j["access"] = report::field_access_json(analysis::field_access(data, drilldown));
             fmt::print("{}\n", report::json_text(j));
         } else {
             print_origin();
@@ -113,6 +123,9 @@ void add_report_command(CLI::App& app) {
                                                        report::run_title(run) + "\n" +
                                                            report::provenance_text(run, data),
                                                        options));
+            if (o->access)
+                fmt::print("{}",
+                           report::format_field_access(analysis::field_access(data, drilldown)));
         }
     });
 }

@@ -374,6 +374,8 @@ ImportedC2c import_report(const C2cReport& report, const std::vector<PlacedLayou
     });
     for (const c2c::LineStats& l : result.lines)
         result.totals += l.counts;
+    // A report without its trace statistics still counted the HITMs of the lines it printed.
+    data.trace.capture_hitm = std::max(report.total_hitm(), shown_hitm);
     metrics.add("lines_shown", static_cast<double>(report.lines.size()), "lines");
     // perf hides lines under 0.1 % of the sort metric; their HITMs are in the trace totals only.
     metrics.add("hitm_not_shown",

@@ -1,6 +1,7 @@
 #include "collector/report/c2c_report.hpp"
 
 #include "collector/report/output_text.hpp"
+#include "collector/report/rate.hpp"
 #include "collector/report/unknown.hpp"
 #include "engine/probe/site.hpp"
 
@@ -45,7 +46,81 @@ std::string cpu_split(const store::C2cData& data, const c2c::LineKey& line) {
     return out.empty() ? "-" : out;
 }
 
+// Imports, perf c2c around a run and PMU samples: what perf's TUI drills into. A replay's
+// lines already show their CPUs, cycles and field pairs above.
+bool sampled(const store::C2cData& data) {
+    return data.trace.clock == "sampled";
+}
+
+std::string text_of(const std::optional<std::string>& s) {
+    return s ? escape_control(*s) : std::string(unknown_text);
+}
+
+// perf c2c's TUI view of a line: its HITM split, node and cycles, then the code that touched
+// each offset.
+std::string drilldown_text(const analysis::LineDrilldown& d) {
+    std::string out = fmt::format(
+        "  Lcl Hitm {}  Rmt Hitm {}  loads {}  stores {}  node {}  mean load cycles {}{}\n",
+        count_text(d.lcl_hitm), count_text(d.rmt_hitm), d.loads, d.stores, text_of(d.node),
+        text_or_unknown(d.mean_load_cycles, "{:.0f}"),
+        d.mean_load_cycles && d.cycles_estimated ? " (estimated)" : "");
+    if (d.code.empty())
+        return out + fmt::format("  code: {} ({})\n", unknown_text,
+                                 d.no_code_reason.value_or("none recorded"));
+    out += "  code (perf c2c's rows; HITM and store counts from its percentages, mean cycles):\n";
+    out += fmt::format("    {:>6} {:<20} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>4} "
+                       "{:>7} {:>7} {:<18} {:<28} {:<24} {:<12} {}\n",
+                       "Offset", "Field", "RmtHitm", "LclHitm", "L1Hit", "L1Miss", "rmt cyc",
+                       "lcl cyc", "ld cyc", "Records", "CPUs", "Pid", "Tid", "Code address",
+                       "Symbol", "Source:Line", "Object", "Node{cpus}");
+    const auto cycles = [](const std::optional<double>& v) { return text_or_unknown(v, "{:.0f}"); };
+    for (const analysis::CodeRow& r : d.code)
+        out += fmt::format(
+            "    {:>#6x} {:<20} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} "
+            "{:>4} {:>7} {:>7} {:<18} {:<28} {:<24} {:<12} {}\n",
+            r.offset, escape_control(r.field), count_text(r.rmt_hitm), count_text(r.lcl_hitm),
+            count_text(r.store_l1_hit), count_text(r.store_l1_miss), cycles(r.rmt_hitm_cycles),
+            cycles(r.lcl_hitm_cycles), cycles(r.load_cycles), count_text(r.records),
+            count_text(r.cpu_count), text_of(r.pid), text_of(r.tid), text_of(r.code_address),
+            text_of(r.symbol), text_of(r.source), text_of(r.object), text_of(r.cpus));
+    return out;
+}
+
+nlohmann::json drilldown_json(const analysis::LineDrilldown& d) {
+    return {{"lcl_hitm", json_or_null(d.lcl_hitm)},
+            {"rmt_hitm", json_or_null(d.rmt_hitm)},
+            {"node", json_or_null(d.node)},
+            {"mean_load_cycles", json_or_null(d.mean_load_cycles)},
+            {"cycles_estimated", d.cycles_estimated},
+            {"code", code_rows_json(d.code)},
+            {"no_code_reason", json_or_null(d.no_code_reason)}};
+}
+
 } // namespace
+
+nlohmann::json code_rows_json(const std::vector<analysis::CodeRow>& rows) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const analysis::CodeRow& r : rows)
+        out.push_back({{"offset", r.offset},
+                       {"field", r.field},
+                       {"code_address", json_or_null(r.code_address)},
+                       {"symbol", json_or_null(r.symbol)},
+                       {"object", json_or_null(r.object)},
+                       {"source", json_or_null(r.source)},
+                       {"pid", json_or_null(r.pid)},
+                       {"tid", json_or_null(r.tid)},
+                       {"cpus", json_or_null(r.cpus)},
+                       {"cpu_count", json_or_null(r.cpu_count)},
+                       {"rmt_hitm", json_or_null(r.rmt_hitm)},
+                       {"lcl_hitm", json_or_null(r.lcl_hitm)},
+                       {"store_l1_hit", json_or_null(r.store_l1_hit)},
+                       {"store_l1_miss", json_or_null(r.store_l1_miss)},
+                       {"records", json_or_null(r.records)},
+                       {"rmt_hitm_cycles_mean", json_or_null(r.rmt_hitm_cycles)},
+                       {"lcl_hitm_cycles_mean", json_or_null(r.lcl_hitm_cycles)},
+                       {"load_cycles_mean", json_or_null(r.load_cycles)}});
+    return out;
+}
 
 std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
     const engine::ObjectInfo* o = store::find_object(data, line.object);
@@ -106,11 +181,15 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
                               const C2cReportOptions& options) {
     const auto& r = data.result;
     const std::optional<std::uint64_t> ops = data.traced_ops();
+    const std::optional<RateBasis> basis = rate_basis(data);
+    const std::string per = rate_suffix(basis);
     const store::ShownCounts totals = data.shown(r.totals);
     std::string out = fmt::format("# {}\n", title);
     out += section("Trace Event Information");
     out += stat("Total records", r.records);
     out += stat("Traced operations", ops);
+    if (data.trace.capture_hitm) // a capture's: every HITM, on the lines printed or not
+        out += stat("Captured HITM (all lines)", data.trace.capture_hitm);
     out += stat("Dropped records", data.dropped_records());
     out += stat("CPU migrations seen", data.cpu_migrations());
     out += stat("Load Operations", totals.loads);
@@ -131,7 +210,7 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
     out += section("Shared Data Cache Line Table");
     out += fmt::format(
         "{:>4}  {:<18} {:<26} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>12}  {}\n",
-        "Num", "Address", "Object [line]", "Tot Hitm", "Hitm/1k op", "LoadHitm", "StoreHitm",
+        "Num", "Address", "Object [line]", "Tot Hitm", "Hitm" + per, "LoadHitm", "StoreHitm",
         "Inval", "CleanFwd", "Loads", "Stores", "Est. cycles", "Fields");
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const auto& l = *lines[i];
@@ -140,7 +219,7 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
             fmt::format("{:>4}  {:#018x} {:<26} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} "
                         "{:>10} {:>12}  {}\n",
                         i, l.line.address, line_name(data, l.line), c.hitm,
-                        per_thousand_text(c.hitm, ops), c.load_hitm, count_text(c.store_hitm),
+                        rate_text(c.hitm, basis), c.load_hitm, count_text(c.store_hitm),
                         count_text(c.invalidations), c.clean_forward, c.loads, c.stores,
                         cycles_text(c.stall_cycles), escape_control(fields_on_line(data, l.line)));
     }
@@ -152,14 +231,16 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
         const auto& l = *lines[i];
         const store::ShownCounts c = data.shown(l.counts);
         out += fmt::format(
-            "{}\n  {:>4}  {}  {:#x}  Tot Hitm {} ({}/1k op)  transfers {} ({}/1k op)\n{}\n",
-            std::string(110, '-'), i, line_name(data, l.line), l.line.address, c.hitm,
-            per_thousand_text(c.hitm, ops), count_text(c.transfers),
-            per_thousand_text(c.transfers, ops), std::string(110, '-'));
+            "{}\n  {:>4}  {}  {:#x}  Tot Hitm {} ({})  transfers {}{}\n{}\n", std::string(110, '-'),
+            i, line_name(data, l.line), l.line.address, c.hitm, rate_phrase(c.hitm, basis),
+            count_text(c.transfers),
+            // A share is of the HITMs: transfers, which hold more than HITMs, have none.
+            is_share(basis) ? "" : " (" + rate_phrase(c.transfers, basis) + ")",
+            std::string(110, '-'));
         out +=
             fmt::format("  {:>6} {:<20} {:>4} {:>9} {:>9} {:>10} {:>9} {:>10} {:>9} {:>9} {:>10}\n",
-                        "Offset", "Field", "Size", "LoadHitm", "StoreHitm", "Hitm/1k op", "Xfer",
-                        "Xfer/1k op", "Loads", "Stores", "cycles");
+                        "Offset", "Field", "Size", "LoadHitm", "StoreHitm", "Hitm" + per, "Xfer",
+                        "Xfer" + per, "Loads", "Stores", "cycles");
         for (const auto& f : r.fields) {
             if (f.line != l.line || f.counts.accesses() == 0)
                 continue;
@@ -167,11 +248,15 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
             out += fmt::format("  {:>#6x} {:<20} {:>4} {:>9} {:>9} {:>10} {:>9} {:>10} {:>9} "
                                "{:>9} {:>10}\n",
                                f.offset, escape_control(f.field_name), f.size, fc.load_hitm,
-                               count_text(fc.store_hitm), per_thousand_text(fc.hitm, ops),
-                               count_text(fc.transfers), per_thousand_text(fc.transfers, ops),
-                               fc.loads, fc.stores, cycles_text(fc.stall_cycles));
+                               count_text(fc.store_hitm), rate_text(fc.hitm, basis),
+                               count_text(fc.transfers), rate_text(fc.transfers, basis), fc.loads,
+                               fc.stores, cycles_text(fc.stall_cycles));
         }
         out += fmt::format("  per CPU: {}\n", cpu_split(data, l.line));
+        if (options.drilldown && sampled(data))
+            if (const auto d = options.drilldown->find(l.line.address);
+                d != options.drilldown->end())
+                out += drilldown_text(d->second);
         std::vector<const c2c::PairStats*> pairs;
         for (const auto& p : r.pairs)
             if (p.line == l.line)
@@ -183,13 +268,13 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
         if (!pairs.empty())
             out += "  who takes the line from whom (accessor <- last writer):\n";
         for (const auto* p : pairs)
-            out += fmt::format("    {:<20} <- {:<20} {:<6} sharing  hitm {:>9} ({}/1k op)  "
+            out += fmt::format("    {:<20} <- {:<20} {:<6} sharing  hitm {:>9} ({})  "
                                "store-to-shared {:>7}\n",
                                escape_control(p->accessor_name),
                                p->writer.has_value() ? escape_control(p->writer_name)
                                                      : "(never written)",
                                p->true_sharing ? "true" : "false", p->counts.hitm(),
-                               per_thousand_text(p->counts.hitm(), ops), p->counts.store_shared);
+                               rate_phrase(p->counts.hitm(), basis), p->counts.store_shared);
     }
     return out;
 }
@@ -205,6 +290,7 @@ nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOption
             {"store_hitm", json_or_null(c.store_hitm)},
             {"hitm", c.hitm},
             {"hitm_per_1k_ops", json_or_null(per_thousand(c.hitm, ops))},
+            {"hitm_share_percent", json_or_null(hitm_share(c.hitm, data))},
             {"clean_forward", c.clean_forward},
             {"store_shared", json_or_null(c.store_shared)},
             {"invalidations", json_or_null(c.invalidations)},
@@ -218,6 +304,7 @@ nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOption
     nlohmann::json out{
         {"records", r.records},
         {"traced_ops", json_or_null(ops)},
+        {"capture_hitm", json_or_null(data.trace.capture_hitm)},
         {"dropped_records", json_or_null(data.dropped_records())},
         {"line_size", r.line_size},
         {"model_cpus", r.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded"},
@@ -240,6 +327,10 @@ nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOption
         for (const auto& c : r.cpus)
             if (c.line == l->line)
                 line["cpus"].push_back({{"cpu", c.cpu}, {"counts", counts_json(c.counts)}});
+        if (options.drilldown && sampled(data))
+            if (const auto d = options.drilldown->find(l->line.address);
+                d != options.drilldown->end())
+                line["drilldown"] = drilldown_json(d->second);
         for (const auto& p : r.pairs)
             if (p.line == l->line)
                 line["pairs"].push_back(

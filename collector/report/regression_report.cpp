@@ -41,7 +41,8 @@ std::vector<Group> shown_groups(const RegressionReport& r) {
     };
     for (auto& group : groups) {
         for (FigureKind kind :
-             {FigureKind::ops, FigureKind::transfers, FigureKind::contentions, FigureKind::waits}) {
+             {FigureKind::ops, FigureKind::transfers, FigureKind::hitm, FigureKind::hitm_share,
+              FigureKind::contentions, FigureKind::waits}) {
             auto rows = by_kind[{group.name, kind}];
             std::stable_sort(rows.begin(), rows.end(),
                              [&](std::size_t a, std::size_t b) { return larger(a) > larger(b); });
@@ -62,6 +63,8 @@ std::string spread_text(const std::optional<analysis::Sample>& s) {
 }
 
 std::string change_text(const FigureChange& c) {
+    if (c.kind == FigureKind::hitm_share && c.difference) // shares move by points
+        return fmt::format("{:+.1f}pp", *c.difference);
     if (c.change)
         return fmt::format("{:+.1f}%", *c.change * 100);
     if (c.current && (!c.base || c.base->mean == 0))
@@ -77,6 +80,12 @@ std::string runs_text(const RegressionReport& r, const Group& g) {
         if (c.kind == FigureKind::ops && c.base && c.current)
             return fmt::format("{} vs {} runs{}", c.base->n, c.current->n,
                                c.deterministic() ? ", simulated: exact" : "");
+    }
+    // Captures have no ops/s: any figure both sides have says how many runs each side holds.
+    for (std::size_t i : g.rows) {
+        const FigureChange& c = r.comparison.changes[i];
+        if (c.base && c.current)
+            return fmt::format("{} vs {} runs, counts as captured", c.base->n, c.current->n);
     }
     return "";
 }
@@ -176,7 +185,8 @@ nlohmann::json regression_json(const RegressionReport& r) {
                            {"deterministic", c.deterministic()},
                            {"base", sample_json(c.base)},
                            {"current", sample_json(c.current)},
-                           {"change", json_or_null(c.change)}});
+                           {"change", json_or_null(c.change)},
+                           {"difference", json_or_null(c.difference)}});
     nlohmann::json regressions = nlohmann::json::array();
     for (const auto& v : r.violations)
         regressions.push_back(analysis::robot_line(r.comparison.changes[v.change], v.gate));

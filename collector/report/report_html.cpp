@@ -96,7 +96,8 @@ std::string report_html(const analysis::Report& r, ReportPictures& pictures,
         }
     }
 
-    out += "<h2>Runs</h2>\n" + tables_html(tables, "runs") + tables_html(tables, "lines");
+    out += "<h2>Runs</h2>\n" + tables_html(tables, "runs") + tables_html(tables, "lines") +
+           tables_html(tables, "code");
 
     if (find_table(tables, "lock_classes")) {
         out += "<h2>Locks</h2>\n" + tables_html(tables, "lock_classes");

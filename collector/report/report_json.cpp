@@ -1,5 +1,6 @@
 #include "collector/report/report_json.hpp"
 
+#include "collector/report/c2c_report.hpp"
 #include "collector/report/prediction.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
@@ -16,7 +17,11 @@ nlohmann::json lines_json(const std::vector<analysis::LineRow>& lines) {
                        {"hitm", l.hitm},
                        {"transfers", json_or_null(l.transfers)},
                        {"hitm_per_1k", json_or_null(l.hitm_per_1k)},
-                       {"transfers_per_1k", json_or_null(l.transfers_per_1k)}});
+                       {"transfers_per_1k", json_or_null(l.transfers_per_1k)},
+                       {"hitm_share_percent", json_or_null(l.hitm_share)},
+                       {"lcl_hitm", json_or_null(l.lcl_hitm)},
+                       {"rmt_hitm", json_or_null(l.rmt_hitm)},
+                       {"code", code_rows_json(l.code)}});
     return out;
 }
 
@@ -62,6 +67,7 @@ nlohmann::json comparison_json(const analysis::Report& r, const analysis::PairSe
             {"object", c.object.empty() ? nlohmann::json() : nlohmann::json(c.object)},
             {"no_fields_reason", json_or_null(c.no_fields_reason)},
             {"fields_hitm_per_1k", fields},
+            {"fields_unit", c.fields_unit},
             {"lock_classes", locks},
             {"prediction_run", json_or_null(c.prediction_run)},
             {"prediction", c.prediction ? prediction_json(*c.prediction) : nlohmann::json()}};

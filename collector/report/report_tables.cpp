@@ -52,20 +52,52 @@ ReportTable runs_table(const analysis::Report& r) {
 
 ReportTable lines_table(const analysis::Report& r) {
     ReportTable t{"lines",
-                  "Hottest cachelines per run (per 1k traced operations)",
+                  "Hottest cachelines per run (per 1k traced operations; a capture without "
+                  "operations: % of its HITMs)",
                   {{"Run"},
                    {"Line"},
                    {"Fields"},
                    {"HITM"},
                    {"HITM/1k", 2},
+                   {"HITM % of capture", 1},
                    {"Transfers"},
                    {"Transfers/1k", 2}},
                   {}};
     for (const auto& s : r.runs)
         for (const auto& l : s.lines)
             t.rows.push_back({s.detail.run.id, l.line, l.fields, integer(l.hitm),
-                              known_or_not(l.hitm_per_1k), known_or_not(l.transfers),
-                              known_or_not(l.transfers_per_1k)});
+                              known_or_not(l.hitm_per_1k), known_or_not(l.hitm_share),
+                              known_or_not(l.transfers), known_or_not(l.transfers_per_1k)});
+    return t;
+}
+
+// perf c2c's rows of each hottest line: the code behind the HITMs (imports and perf runs).
+ReportTable code_table(const analysis::Report& r) {
+    ReportTable t{"code",
+                  "Code on the hottest lines (perf c2c's rows; HITM counts from its percentages, "
+                  "mean cycles per sample)",
+                  {{"Run"},
+                   {"Line"},
+                   {"Offset"},
+                   {"Field"},
+                   {"Rmt HITM"},
+                   {"Lcl HITM"},
+                   {"Load cycles", 0},
+                   {"CPUs"},
+                   {"Node{cpus}"},
+                   {"Pid"},
+                   {"Tid"},
+                   {"Symbol"},
+                   {"Source:Line"}},
+                  {}};
+    for (const auto& s : r.runs)
+        for (const auto& l : s.lines)
+            for (const auto& c : l.code)
+                t.rows.push_back({s.detail.run.id, l.line, fmt::format("{:#x}", c.offset), c.field,
+                                  known_or_not(c.rmt_hitm), known_or_not(c.lcl_hitm),
+                                  known_or_not(c.load_cycles), known_or_not(c.cpu_count),
+                                  known_or_not(c.cpus), known_or_not(c.pid), known_or_not(c.tid),
+                                  known_or_not(c.symbol), known_or_not(c.source)});
     return t;
 }
 
@@ -92,7 +124,7 @@ std::optional<double> percent(std::optional<double> fraction) {
 
 ReportTable fields_table(const analysis::PairSection& c) {
     ReportTable t{"comparison_fields",
-                  fmt::format("HITM per field of {} (per 1k traced operations)", c.object),
+                  fmt::format("HITM per field of {} ({})", c.object, c.fields_unit),
                   {{"Field"}, {"Before", 2}, {"After", 2}, {"Change %", 1}},
                   {}};
     for (const auto& f : c.fields)
@@ -168,6 +200,7 @@ std::vector<ReportTable> report_tables(const analysis::Report& r) {
         tables.push_back(lock_changes_table(*r.comparison));
     }
     tables.push_back(lines_table(r));
+    tables.push_back(code_table(r));
     tables.push_back(locks_table(r));
     tables.push_back(scaling_table(r));
     std::erase_if(tables, [](const ReportTable& t) { return t.id != "runs" && t.rows.empty(); });

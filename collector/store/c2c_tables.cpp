@@ -156,9 +156,11 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
     }
     const TraceInfo& t = data.trace;
     SQLite::Statement trace(
-        sql, "INSERT INTO run_trace (run_id, path, format, threads, records, traced_ops, "
-             "dropped_records, cpu_migrations, bytes, model_cpus, line_size, clock, cost_table, "
-             "file_hash, unknown_counts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        sql,
+        "INSERT INTO run_trace (run_id, path, format, threads, records, traced_ops, "
+        "dropped_records, cpu_migrations, bytes, model_cpus, line_size, clock, cost_table, "
+        "file_hash, unknown_counts, capture_hitm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?)");
     trace.bind(1, run_id);
     if (t.path)
         trace.bind(2, *t.path);
@@ -186,6 +188,10 @@ void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) 
         trace.bind(15, unknown);
     else
         trace.bind(15);
+    if (t.capture_hitm)
+        trace.bind(16, static_cast<std::int64_t>(*t.capture_hitm));
+    else
+        trace.bind(16);
     trace.exec();
 }
 
@@ -208,8 +214,8 @@ std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
     SQLite::Database& sql = sql_connection(db);
     SQLite::Statement trace(
         sql, "SELECT path, format, threads, records, traced_ops, dropped_records, cpu_migrations, "
-             "bytes, model_cpus, line_size, clock, cost_table, file_hash, unknown_counts "
-             "FROM run_trace WHERE run_id = ?");
+             "bytes, model_cpus, line_size, clock, cost_table, file_hash, unknown_counts, "
+             "capture_hitm FROM run_trace WHERE run_id = ?");
     trace.bind(1, run_id);
     if (!trace.executeStep())
         return std::nullopt;
@@ -235,6 +241,8 @@ std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
         t.file_hash = trace.getColumn(12).getString();
     if (!trace.getColumn(13).isNull())
         t.known = known_from_unknown_names(trace.getColumn(13).getString());
+    if (!trace.getColumn(14).isNull())
+        t.capture_hitm = static_cast<std::uint64_t>(trace.getColumn(14).getInt64());
 
     SQLite::Statement obj(sql, "SELECT object_id, name, layout_id, phase, layout_origin FROM "
                                "object WHERE run_id = ? ORDER BY object_id");

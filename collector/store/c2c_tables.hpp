@@ -33,6 +33,9 @@ struct TraceInfo {
     // Which counts the source measured (run_trace.unknown_counts): all of them for a replay, a
     // simulation or a prediction. Read through C2cData::shown() and its counters.
     KnownCounts known;
+    // Every HITM the capture counted, on lines it printed or not (perf c2c's Load Local + Load
+    // Remote HITM): its percentages' denominator. nullopt for sources that count no such total.
+    std::optional<std::uint64_t> capture_hitm;
 };
 
 // TraceInfo::format of a run imported from `perf c2c report` text: no trace, perf's counts.

@@ -1,9 +1,14 @@
 // `compare` and its gates end to end (issue 14), on simulated runs from a committed calibration,
 // so every figure is exact: the same commit gives identical figures, an injected 10 % loss of
 // ops/s trips `ops:-5%`, and the v6.0 page_counter layout under v6.1 trips `transfers:+20%`.
+// Imports (issue 36) are compared as captured: two perf c2c reports by their lines' and fields'
+// HITMs and shares, two lock_stat texts by their contentions and waits.
 #include "tests/cli/cli_test_support.hpp"
+#include "tests/perfc2c/c2c_text.hpp"
 
 #include <SQLiteCpp/Database.h>
+#include <fmt/format.h>
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -99,6 +104,124 @@ TEST(CliCompare, TheUnpaddedCounterLayoutTripsTheTransferGate) {
     EXPECT_THAT(r.out, HasSubstr("gate transfers:+20%"));
 }
 
+// Two captures of one program (synthetic perf c2c texts, 3 lines of 2 Pareto rows): the second
+// has 10 more local HITMs on line 0, 30 -> 40 of 96 -> 106 captured, +33.3 % and
+// 31.25 % -> 37.74 % of the HITMs (+6.5 points).
+struct TwoCaptures {
+    TempDir dir;
+    std::string db = (dir / "c2c.db").string();
+    CliResult import(const std::string& name, std::size_t hot_extra) {
+        const auto file = dir / name;
+        std::ofstream(file, std::ios::binary) << synthetic_report(3, 2, {}, hot_extra);
+        return run_cli({"import", "perf-c2c", file.string(), "--db", db}, dir.path());
+    }
+    CliResult compare(const std::vector<std::string>& extra) {
+        std::vector<std::string> args{"compare", "--db", db, "1", "2"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run_cli(args, dir.path());
+    }
+};
+
+const nlohmann::json* change_named(const nlohmann::json& j, const std::string& figure) {
+    for (const auto& c : j["changes"])
+        if (c["figure"] == figure)
+            return &c;
+    return nullptr;
+}
+
+TEST(CliCompare, TwoPerfC2cImportsCompareByHitmAndShareAndTripTheirGates) {
+    TwoCaptures t;
+    ASSERT_EQ(t.import("before.txt", 0).status, 0);
+    ASSERT_EQ(t.import("after.txt", 10).status, 0);
+
+    const CliResult text = t.compare({});
+    ASSERT_EQ(text.status, 0) << text.err;
+    // Per line and per field, raw and as shares; the synthesized objects are named by address.
+    EXPECT_THAT(text.out, HasSubstr("hitm[0x7f0000000000 line 0: +0x0..+0x8]"));
+    EXPECT_THAT(text.out, HasSubstr("hitm-share[0x7f0000000000:+0x0]"));
+    EXPECT_THAT(text.out, HasSubstr("+33.3%"));
+    EXPECT_THAT(text.out, HasSubstr("+6.5pp"));
+    // The two files differ in their code locations: named by size, not printed whole.
+    EXPECT_THAT(text.out, Not(HasSubstr("bench.c")));
+    EXPECT_LT(text.out.size(), 6000u);
+
+    const CliResult json = t.compare({"--format", "json", "--limit", "0"});
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    const auto* line = change_named(j, "hitm[0x7f0000000000 line 0: +0x0..+0x8]");
+    ASSERT_TRUE(line);
+    EXPECT_EQ(line->at("unit"), "samples");
+    EXPECT_EQ(line->at("base").at("mean"), 30.0);
+    EXPECT_EQ(line->at("current").at("mean"), 40.0);
+    const auto* share = change_named(j, "hitm-share[0x7f0000000000 line 0: +0x0..+0x8]");
+    ASSERT_TRUE(share);
+    EXPECT_EQ(share->at("unit"), "% of captured HITM");
+    EXPECT_NEAR(share->at("base").at("mean").get<double>(), 31.25, 1e-9);
+    EXPECT_NEAR(share->at("current").at("mean").get<double>(), 100.0 * 40 / 106, 1e-9);
+    EXPECT_NEAR(share->at("difference").get<double>(), 100.0 * 40 / 106 - 31.25, 1e-9);
+    // Line 1 kept its 32 HITMs: its count did not change, its share fell.
+    const auto* cool = change_named(j, "hitm[0x7f0000000040 line 0: +0x0..+0x8]");
+    ASSERT_TRUE(cool);
+    EXPECT_EQ(cool->at("change"), 0.0);
+
+    // +33 % passes +40 % and trips +20 %; +6.5 points trips +5pp, not +7pp.
+    EXPECT_EQ(t.compare({"--fail-on", "hitm:+40%"}).status, 0);
+    const CliResult hitm = t.compare({"--fail-on", "hitm:+20%"});
+    EXPECT_EQ(hitm.status, 1) << hitm.out;
+    EXPECT_THAT(hitm.out, HasSubstr("+33.3% regression of"));
+    EXPECT_THAT(hitm.out, HasSubstr("gate hitm:+20%"));
+    EXPECT_EQ(t.compare({"--fail-on", "hitm-share:+7pp"}).status, 0);
+    const CliResult points = t.compare({"--fail-on", "hitm-share:+5pp"});
+    EXPECT_EQ(points.status, 1) << points.out;
+    EXPECT_THAT(points.out, HasSubstr("+6.5pp regression of"));
+    EXPECT_THAT(points.out, HasSubstr("gate hitm-share:+5pp"));
+    // Back the other way nothing rose.
+    EXPECT_EQ(run_cli({"compare", "--db", t.db, "2", "1", "--fail-on", "hitm:+20%,hitm-share:+5pp"},
+                      t.dir.path())
+                  .status,
+              0);
+}
+
+// A lock_stat 0.3 table of one class, laid out as tests/cli/data/small-lockstat.txt.
+std::string lock_stat_text(std::uint64_t contentions, double wait_total_us) {
+    const std::string rule(70, '-');
+    return fmt::format(
+        "lock_stat version 0.3\n{0}\n{1:>40} {2:>14} {3:>14} {4:>14} {5:>14} {6:>14} "
+        "{7:>14} {8:>14} {9:>14} {10:>14} {11:>14}\n{0}\n\n"
+        "{12:>40} {13:>14} {14:>14} {15:>14.2f} {16:>14.2f} {17:>14.2f} {18:>14} "
+        "{19:>14} {20:>14.2f} {21:>14.2f} {22:>14.2f}\n",
+        rule, "class name", "con-bounces", "contentions", "waittime-min", "waittime-max",
+        "waittime-total", "acq-bounces", "acquisitions", "holdtime-min", "holdtime-max",
+        "holdtime-total", "&counter->lock:", contentions, contentions, 0.52, 16291.34,
+        wait_total_us, 18742433, 45050576, 0.42, 30788.81, 9490908.36);
+}
+
+TEST(CliCompare, TwoLockImportsGateOnContentionsAndWait) {
+    TempDir dir;
+    const auto db = (dir / "locks.db").string();
+    for (const auto& [name, contentions, wait] :
+         {std::tuple{"before.txt", 1000u, 800.0}, std::tuple{"after.txt", 1250u, 880.0}}) {
+        const auto file = dir / name;
+        std::ofstream(file, std::ios::binary) << lock_stat_text(contentions, wait);
+        const CliResult r = run_cli({"import", "lockstat", file.string(), "--db", db}, dir.path());
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    const auto compare = [&](const std::string& gates) {
+        return run_cli({"compare", "--db", db, "1", "2", "--fail-on", gates}, dir.path());
+    };
+    const CliResult shown = compare("contentions:+30%,wait:+20%");
+    EXPECT_EQ(shown.status, 0) << shown.out << shown.err;
+    EXPECT_THAT(shown.out, HasSubstr("contentions[&counter->lock]"));
+    EXPECT_THAT(shown.out, HasSubstr("+25.0%"));
+    EXPECT_THAT(shown.out, HasSubstr("waits[&counter->lock]"));
+    EXPECT_THAT(shown.out, HasSubstr("+10.0%"));
+    const CliResult contentions = compare("contentions:+20%");
+    EXPECT_EQ(contentions.status, 1);
+    EXPECT_THAT(contentions.out, HasSubstr("gate contentions:+20%"));
+    EXPECT_EQ(compare("wait:+10%").status, 1);
+    EXPECT_EQ(compare("wait:+11%").status, 0);
+}
+
 TEST(CliCompare, BadRequestsAreOneLineErrors) {
     TempDir dir;
     const auto db = (dir / "a.db").string();
@@ -111,6 +234,8 @@ TEST(CliCompare, BadRequestsAreOneLineErrors) {
     };
     EXPECT_THAT(err({"compare", "--db", db, "1", "2", "--fail-on", "ops:-5"}),
                 HasSubstr("'ops:-5' does not end in '%'"));
+    EXPECT_THAT(err({"compare", "--db", db, "1", "2", "--fail-on", "hitm-share:+5%"}),
+                HasSubstr("'hitm-share:+5%' does not end in 'pp'"));
     EXPECT_THAT(err({"compare", "--db", db, "1", "7"}), HasSubstr("run 7 is not in"));
     EXPECT_THAT(err({"compare", "--db", db}), HasSubstr("two run ids"));
     EXPECT_THAT(err({"compare", "--baseline", db}), HasSubstr("--current"));

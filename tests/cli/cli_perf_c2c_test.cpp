@@ -11,12 +11,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace hitmap::testing {
 namespace {
 
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::optional<double> metric(store::Database& db, std::int64_t run, const std::string& name) {
     for (const auto& m : db.metrics(run))
@@ -161,9 +163,13 @@ TEST(CliPerfC2c, CountsPerfDoesNotGiveAreUnknownNotZero) {
     EXPECT_EQ(stat_value(text.out, "Total records"), "329219");
     // The hottest line's row: Tot Hitm and LoadHitm, then StoreHitm and Inval unknown, ...,
     // and no estimated cycles.
-    EXPECT_THAT(text.out, ContainsRegex("0x602180 \\[0\\] +12103 +– +12103 +– +– +529 "
+    EXPECT_THAT(text.out, ContainsRegex("0x602180 \\[0\\] +12103 +74\\.9% +12103 +– +– +529 "
                                         "+40400 +109504 +– "));
-    EXPECT_THAT(text.out, HasSubstr("Tot Hitm 12103 (–/1k op)  transfers – (–/1k op)"));
+    // No operations to divide by: the line's share of the 16,159 HITMs perf captured, as perf
+    // prints its percentages; no "–/1k" beside a count.
+    EXPECT_THAT(text.out, HasSubstr("Tot Hitm 12103 (74.9% of captured HITM)  transfers –\n"));
+    EXPECT_EQ(stat_value(text.out, "Captured HITM (all lines)"), "16159");
+    EXPECT_THAT(text.out, Not(HasSubstr("/1k")));
 
     const CliResult json = run_cli({"report", "1", "--db", db, "--json"}, dir.path());
     ASSERT_EQ(json.status, 0) << json.err;
@@ -175,6 +181,8 @@ TEST(CliPerfC2c, CountsPerfDoesNotGiveAreUnknownNotZero) {
         for (const char* unknown : {"store_hitm", "store_shared", "invalidations", "transfers",
                                     "transfers_per_1k_ops", "stall_cycles", "hitm_per_1k_ops"})
             EXPECT_TRUE(counts.at(unknown).is_null()) << unknown;
+        EXPECT_NEAR(counts.at("hitm_share_percent").get<double>(),
+                    100.0 * counts.at("hitm").get<double>() / 16159, 1e-9);
         EXPECT_EQ(counts.at("hitm"), counts.at("load_hitm"));
     }
     EXPECT_EQ(j.at("totals").at("hitm"), 16087);
@@ -195,6 +203,93 @@ TEST(CliPerfC2c, CountsPerfDoesNotGiveAreUnknownNotZero) {
     ASSERT_EQ(again.status, 0) << again.err;
     EXPECT_EQ(stat_value(again.out, "Store HITM (ownership from M)"), "–");
     EXPECT_EQ(stat_value(again.out, "Traced operations"), "–");
+}
+
+// perf c2c's TUI drill-down of the 2016 example's hottest line (offset 0x0, code 0x400b4f):
+// 65.51 % of its 9,834 remote and 55.88 % of its 2,269 local HITMs, its cycles, CPUs and nodes,
+// pid, symbol and source line, in `report`, its JSON and the exported report.
+TEST(CliPerfC2c, ReportDrillsIntoEachLineAsPerfC2cTuiDoes) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    const std::string db = (dir / "c2c.db").string();
+    ASSERT_NE(
+        import_json({(fixtures / "joemario-c2c-blog-example-2016.txt").string(), "--db", db}, dir),
+        0);
+
+    const CliResult text = run_cli({"report", "1", "--db", db, "--lines", "2"}, dir.path());
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("Lcl Hitm 2269  Rmt Hitm 9834  loads 40400  stores 109504"));
+    EXPECT_THAT(text.out, ContainsRegex("0x0 \\+0x0 +6442 +1268 +[0-9]+ +[0-9]+ +27161 +26039 "
+                                        "+26017 +– +9 +14604 +– +0x400b4f +\\[\\.\\] "
+                                        "read_write_func +false_sharing_example.c:144 +"
+                                        "no_false_sharing.exe +0\\{0-1,4\\}  1\\{24-25,120\\}"));
+    // The second line's code, too (offset 0x28, source line 159).
+    EXPECT_THAT(text.out, HasSubstr("false_sharing_example.c:159"));
+
+    const CliResult json = run_cli({"report", "1", "--db", db, "--json"}, dir.path());
+    ASSERT_EQ(json.status, 0) << json.err;
+    const nlohmann::json d = nlohmann::json::parse(json.out).at("lines").at(0).at("drilldown");
+    EXPECT_EQ(d.at("lcl_hitm"), 2269);
+    EXPECT_EQ(d.at("rmt_hitm"), 9834);
+    EXPECT_TRUE(d.at("mean_load_cycles").is_null()); // perf prints means per row only
+    ASSERT_EQ(d.at("code").size(), 6u);
+    const nlohmann::json& row = d.at("code").at(0);
+    EXPECT_EQ(row.at("symbol"), "[.] read_write_func");
+    EXPECT_EQ(row.at("source"), "false_sharing_example.c:144");
+    EXPECT_EQ(row.at("pid"), "14604");
+    EXPECT_EQ(row.at("cpu_count"), 9);
+    EXPECT_EQ(row.at("rmt_hitm"), 6442);
+    EXPECT_EQ(row.at("lcl_hitm"), 1268);
+    EXPECT_EQ(row.at("load_cycles_mean"), 26017.0);
+    EXPECT_EQ(row.at("code_address"), "0x400b4f");
+
+    const CliResult exported = run_cli(
+        {"export", "--db", db, "--format", "md", "-o", (dir / "r.md").string()}, dir.path());
+    ASSERT_EQ(exported.status, 0) << exported.err;
+    const std::string md = read_file(dir / "r.md");
+    EXPECT_THAT(md, HasSubstr("Code on the hottest lines"));
+    EXPECT_THAT(md, HasSubstr("| 6442 | 1268 | 26017 | 9 |"));
+    EXPECT_THAT(md, HasSubstr("false\\_sharing\\_example.c:144")); // Markdown-escaped
+    EXPECT_THAT(md, HasSubstr("74.9")); // the hottest line's share of the captured HITMs
+}
+
+// Reads and writes per field from a capture (issue 36): on the 2016 example's hottest line
+// offset 0x0 takes all 109,504 stores (its rows' L1 hits and misses) and 7,758 loads, the other
+// offsets only loads, so they are the read-only fields on a written line.
+TEST(CliPerfC2c, AccessSplitsReadsAndWritesPerFieldOfACapture) {
+    HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
+    TempDir dir;
+    const std::string db = (dir / "c2c.db").string();
+    ASSERT_NE(
+        import_json({(fixtures / "joemario-c2c-blog-example-2016.txt").string(), "--db", db}, dir),
+        0);
+    const CliResult json = run_cli({"report", "1", "--db", db, "--access", "--json"}, dir.path());
+    ASSERT_EQ(json.status, 0) << json.err;
+    const nlohmann::json a = nlohmann::json::parse(json.out).at("access");
+    EXPECT_EQ(a.at("counted_in"), "samples");
+    const auto field = [&](const std::string& object, const std::string& name) {
+        for (const auto& f : a.at("fields"))
+            if (f.at("object") == object && f.at("field") == name)
+                return f;
+        return nlohmann::json();
+    };
+    const nlohmann::json hot = field("0x602180", "+0x0");
+    ASSERT_FALSE(hot.is_null());
+    EXPECT_EQ(hot.at("writes"), 109504);
+    EXPECT_EQ(hot.at("use"), "write-mostly");
+    EXPECT_EQ(field("0x602180", "+0x28").at("use"), "read-only");
+    std::set<std::string> beside;
+    for (const auto& b : a.at("read_beside_write"))
+        if (b.at("object") == "0x602180") {
+            beside.insert(b.at("field").get<std::string>());
+            EXPECT_EQ(b.at("writers"), nlohmann::json::array({"+0x0"}));
+        }
+    EXPECT_EQ(beside, (std::set<std::string>{"+0x20", "+0x28", "+0x30"}));
+
+    const CliResult text = run_cli({"report", "1", "--db", db, "--access"}, dir.path());
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("Field reads and writes (in samples)"));
+    EXPECT_THAT(text.out, HasSubstr("0x602180 line 0: +0x20 beside +0x0"));
 }
 
 TEST(CliPerfC2c, OtherPerfOutputsAreRefusedWithOneLine) {

@@ -122,12 +122,14 @@ inline std::string current_pareto_header(bool peer = false) {
 // at the line's 8-byte offsets in turn. Its counts agree with each other as perf's do (a line's
 // totals are the sums of their parts, the trace's HITMs the lines'), so the text imports. Line i
 // is at `line_address(i)` (64-byte aligned, distinct), by default 0x7f0000000000 + 64 * i.
+// `hot_extra` more local HITMs on line 0 make a later capture of the same program, hotter there.
 inline std::string
 synthetic_report(std::size_t lines, std::size_t rows_per_line,
-                 const std::function<std::uint64_t(std::size_t)>& line_address = {}) {
+                 const std::function<std::uint64_t(std::size_t)>& line_address = {},
+                 std::size_t hot_extra = 0) {
     // Line i: lcl(i) local and rmt(i) remote HITMs, 15 store L1 hits and 5 misses, 5 L1 hits,
     // 20 LLC hits, 3 remote hits and 2 local DRAM loads.
-    const auto lcl = [](std::size_t i) { return 20 + i % 7; };
+    const auto lcl = [hot_extra](std::size_t i) { return 20 + i % 7 + (i == 0 ? hot_extra : 0); };
     const auto rmt = [](std::size_t i) { return 10 + i % 5; };
     std::uint64_t all_lcl = 0, all_rmt = 0;
     for (std::size_t i = 0; i < lines; ++i) {
