@@ -16,7 +16,7 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
     strip.bytes = std::max(bytes, strip.line_size);
     strip.width = width;
     strip.title = line_title(data, line);
-    strip.ops = data.traced_ops();
+    strip.basis = report::rate_basis(data);
     strip.known = data.trace.known;
 
     // Positions are measured from the start of the object's first line, where the object

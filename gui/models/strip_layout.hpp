@@ -1,6 +1,7 @@
 #pragma once
 // Geometry of the cacheline strip: each field of the line's object drawn as a box at its
 // offset and width, with the counts that colour it. Plain values, so tests need no widgets.
+#include "collector/report/rate.hpp"
 #include "collector/store/c2c_tables.hpp"
 
 #include <QString>
@@ -30,7 +31,7 @@ struct StripLayout {
     double width = 0;
     std::vector<StripBox> boxes; // by offset
     std::uint64_t max_transfers = 0;
-    std::optional<std::uint64_t> ops; // traced operations, for per-1k tooltips
+    std::optional<report::RateBasis> basis; // what labels and tooltips divide counts by
     // What the run's source counted: tooltips show the rest as "–". Boxes are coloured by the
     // transfers counted, all of them or (store classes unknown) loads' HITMs and clean forwards.
     store::KnownCounts known;

@@ -1,6 +1,6 @@
 #include "gui/views/strip_widget.hpp"
 
-#include "collector/report/c2c_report.hpp"
+#include "collector/report/rate.hpp"
 #include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
 #include "gui/views/heat_bar_delegate.hpp"
@@ -81,13 +81,22 @@ void StripWidget::paintEvent(QPaintEvent*) {
         if (const auto dot = name.lastIndexOf(QLatin1Char('.'));
             dot >= 0 && fontMetrics().horizontalAdvance(name) > room)
             name = name.mid(dot + 1);
-        // Its transfers per 1k operations when it has any; "–" when the run did not count it.
+        // Its transfers in proportion (per 1k operations) when it has any, or its HITMs where
+        // the source cannot count every transfer (a capture: its share of the HITMs); "–" when
+        // the run did not count it.
         QString rate;
+        // In proportion where the run gives a basis ("0.4/1k", a capture's "HITM 25.0%"), else
+        // as counted ("HITM 40").
+        const auto shown_rate = [this](std::uint64_t count) {
+            if (!strip_->basis)
+                return QString::number(count);
+            return QString::fromStdString(report::rate_text(count, strip_->basis)) +
+                   (report::is_share(strip_->basis) ? QString() : QStringLiteral("/1k"));
+        };
         if (transfers)
-            rate = text_or_unknown(report::per_thousand(strip_->known.transfers_if_known(transfers),
-                                                        strip_->ops),
-                                   [](double v) { return QString::number(v, 'f', 1); }) +
-                   QStringLiteral("/1k");
+            rate = strip_->known.transfers()
+                       ? shown_rate(transfers)
+                       : QStringLiteral("HITM ") + shown_rate(box.counts->hitm());
         else if (!box.counts && strip_->counted)
             rate = unknown_qtext();
         const QString label = rate.isEmpty() ? name : name + QLatin1Char('\n') + rate;
@@ -121,11 +130,10 @@ QString StripWidget::tooltip(const StripBox& box) const {
         return text_or_unknown(v, [](std::uint64_t x) { return QString::number(x); });
     };
     const auto rate = [this](std::optional<std::uint64_t> v) {
-        return text_or_unknown(report::per_thousand(v, strip_->ops),
-                               [](double x) { return QString::number(x, 'f', 2); });
+        return QString::fromStdString(report::rate_phrase(v, strip_->basis));
     };
-    return where + tr("<br>loads %1, stores %2<br>HITM %3 (%4/1k op): load %5, store %6<br>"
-                      "transfers %7 (%8/1k op)")
+    return where + tr("<br>loads %1, stores %2<br>HITM %3 (%4): load %5, store %6<br>"
+                      "transfers %7 (%8)")
                        .arg(c.loads)
                        .arg(c.stores)
                        .arg(c.hitm)
