@@ -119,7 +119,7 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
 }
 
 QChart* field_chart(const QString& object, const QString& before, const QString& after,
-                    const std::vector<analysis::FieldPair>& fields) {
+                    const std::vector<analysis::FieldPair>& fields, const QString& unit) {
     QStringList categories;
     BarSet b{before, {}}, a{after, {}};
     for (const auto& f : fields) {
@@ -127,9 +127,9 @@ QChart* field_chart(const QString& object, const QString& before, const QString&
         b.values << f.before;
         a.values << f.after;
     }
-    return bar_chart(QObject::tr("HITM per field of one object, %1 (per 1,000 traced operations)")
-                         .arg(shown_text(object)),
-                     categories, {b, a}, QObject::tr("HITM / 1k ops"));
+    return bar_chart(
+        QObject::tr("HITM per field of one object, %1 (%2)").arg(shown_text(object), unit),
+        categories, {b, a}, QObject::tr("HITM, %1").arg(unit));
 }
 
 QChart* lock_chart(const QString& before, const QString& after,

@@ -29,9 +29,10 @@ enum class ValueScale { linear, log };
 QChart* bar_chart(const QString& title, const QStringList& categories,
                   const std::vector<BarSet>& sets, const QString& value_axis,
                   ValueScale scale = ValueScale::linear);
-// HITM per 1k traced ops of one object's fields in two runs (the compare view, the report).
+// HITM of one object's fields in two runs (the compare view, the report), in `unit`
+// (report::rate_unit: "per 1k ops", or two captures' "% of captured HITM").
 QChart* field_chart(const QString& object, const QString& before, const QString& after,
-                    const std::vector<analysis::FieldPair>& fields);
+                    const std::vector<analysis::FieldPair>& fields, const QString& unit);
 // Contentions of the busiest `limit` lock classes in two runs, on a log scale (a fix takes
 // them down by orders of magnitude).
 QChart* lock_chart(const QString& before, const QString& after,

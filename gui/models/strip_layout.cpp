@@ -2,6 +2,7 @@
 
 #include "collector/analysis/field_names.hpp"
 #include "collector/report/c2c_report.hpp"
+#include "collector/report/rate.hpp"
 #include "gui/models/c2c_rows.hpp"
 #include "gui/models/number_text.hpp"
 
@@ -20,7 +21,7 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
     strip.bytes = std::max(bytes, strip.line_size);
     strip.width = width;
     strip.title = line_title(data, line);
-    strip.ops = data.traced_ops();
+    strip.basis = report::rate_basis(data);
     strip.known = data.trace.known;
     strip.scope = QObject::tr("this object's line");
 
@@ -69,18 +70,22 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
 
 double strip_value(const StripLayout& strip, const c2c::ClassCounts& counts) {
     const std::uint64_t hitm = store::shown_counts(counts, strip.known).hitm;
-    return report::per_thousand(hitm, strip.ops).value_or(static_cast<double>(hitm));
+    return report::rate(hitm, strip.basis).value_or(static_cast<double>(hitm));
 }
 
 QString strip_metric(const StripLayout& strip) {
-    return strip.ops && *strip.ops ? QObject::tr("HITM per 1,000 traced operations")
-                                   : QObject::tr("HITM, raw counts (no traced operations)");
+    if (!strip.basis)
+        return QObject::tr("HITM, raw counts (no traced operations)");
+    return report::is_share(strip.basis) ? QObject::tr("HITM, % of the captured HITM")
+                                         : QObject::tr("HITM per 1,000 traced operations");
 }
 
 QString strip_value_text(const StripLayout& strip, const c2c::ClassCounts& counts) {
     const double value = strip_value(strip, counts);
-    return strip.ops && *strip.ops ? number_text(value, 1) + QStringLiteral("/1k")
-                                   : number_text(value, 0);
+    if (!strip.basis)
+        return number_text(value, 0);
+    return report::is_share(strip.basis) ? number_text(value, 1) + QStringLiteral("%")
+                                         : number_text(value, 1) + QStringLiteral("/1k");
 }
 
 void label_boxes(StripLayout& strip, const std::vector<std::string_view>& paths) {

@@ -1,6 +1,7 @@
 #include "gui/views/compare_view.hpp"
 
 #include "collector/analysis/comparison.hpp"
+#include "collector/report/rate.hpp"
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
@@ -263,9 +264,10 @@ bool CompareView::setData(std::shared_ptr<const CompareData> data) {
 
     // Bars: fields with any HITM on either side, the hottest first, capped to stay legible.
     QChart* old = chart_view_->chart();
-    chart_view_->setChart(field_chart(QString::fromStdString(object->name), run_label(b),
-                                      run_label(a),
-                                      analysis::field_pairs(*before, *after, object->name, 12)));
+    chart_view_->setChart(
+        field_chart(QString::fromStdString(object->name), run_label(b), run_label(a),
+                    analysis::field_pairs(*before, *after, object->name, 12),
+                    QString::fromStdString(report::rate_unit(report::rate_basis(*before)))));
     delete old; // setChart releases the old chart to us
 
     if (!data->prediction) {

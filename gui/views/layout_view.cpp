@@ -509,7 +509,7 @@ void LayoutView::refresh() {
     if (metric_of)
         diff += tr("<br>Colour and number: %1, summed over the heat run's objects (see each "
                    "side's heat); full red at %2%3.")
-                    .arg(strip_metric(*metric_of), number_text(scale, metric_of->ops ? 1 : 0),
+                    .arg(strip_metric(*metric_of), number_text(scale, metric_of->basis ? 1 : 0),
                          b ? tr(" on both sides") : QString());
     diff_->setText(diff);
     diff_->setVisible(!diff.isEmpty());

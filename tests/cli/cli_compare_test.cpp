@@ -222,6 +222,22 @@ TEST(CliCompare, TwoLockImportsGateOnContentionsAndWait) {
     EXPECT_EQ(compare("wait:+11%").status, 0);
 }
 
+// The committed database of captures (tests/data/README.md), opened read-only as CI would:
+// its two perf c2c imports trip hitm:+20% (line 0: 30 -> 40), its lock imports contentions:+20%
+// (1,196,935 -> 1,500,000: +25.3%).
+TEST(CliCompare, TheCommittedCapturesGateAsCounted) {
+    TempDir dir;
+    const std::string db = std::string(HITMAP_TEST_DATA) + "/captures.db";
+    const CliResult c2c =
+        run_cli({"compare", "--db", db, "1", "2", "--fail-on", "hitm:+20%"}, dir.path());
+    EXPECT_EQ(c2c.status, 1) << c2c.out << c2c.err;
+    EXPECT_THAT(c2c.out, HasSubstr("(1 vs 1 runs, counts as captured)"));
+    const CliResult locks =
+        run_cli({"compare", "--db", db, "3", "4", "--fail-on", "contentions:+20%"}, dir.path());
+    EXPECT_EQ(locks.status, 1) << locks.out << locks.err;
+    EXPECT_THAT(locks.out, HasSubstr("+25.3% regression of"));
+}
+
 TEST(CliCompare, BadRequestsAreOneLineErrors) {
     TempDir dir;
     const auto db = (dir / "a.db").string();

@@ -49,6 +49,16 @@ std::int64_t import_json(const std::vector<std::string>& args, const TempDir& di
     return j.at("runs").at(0).at("id").get<std::int64_t>();
 }
 
+// The 2016 example of ../shared/fixtures/c2c imported as run 1 of a new database in `dir`: its
+// path, or empty when the import failed.
+std::string import_2016_example(const std::filesystem::path& fixtures, const TempDir& dir) {
+    const std::string db = (dir / "c2c.db").string();
+    return import_json({(fixtures / "joemario-c2c-blog-example-2016.txt").string(), "--db", db},
+                       dir) == 0
+               ? std::string()
+               : db;
+}
+
 void write_text(const std::filesystem::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
@@ -148,10 +158,8 @@ std::string stat_value(const std::string& report, const std::string& label) {
 TEST(CliPerfC2c, CountsPerfDoesNotGiveAreUnknownNotZero) {
     HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
     TempDir dir;
-    const std::string db = (dir / "c2c.db").string();
-    ASSERT_NE(
-        import_json({(fixtures / "joemario-c2c-blog-example-2016.txt").string(), "--db", db}, dir),
-        0);
+    const std::string db = import_2016_example(fixtures, dir);
+    ASSERT_FALSE(db.empty());
 
     const CliResult text = run_cli({"report", "1", "--db", db}, dir.path());
     ASSERT_EQ(text.status, 0) << text.err;
@@ -211,10 +219,8 @@ TEST(CliPerfC2c, CountsPerfDoesNotGiveAreUnknownNotZero) {
 TEST(CliPerfC2c, ReportDrillsIntoEachLineAsPerfC2cTuiDoes) {
     HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
     TempDir dir;
-    const std::string db = (dir / "c2c.db").string();
-    ASSERT_NE(
-        import_json({(fixtures / "joemario-c2c-blog-example-2016.txt").string(), "--db", db}, dir),
-        0);
+    const std::string db = import_2016_example(fixtures, dir);
+    ASSERT_FALSE(db.empty());
 
     const CliResult text = run_cli({"report", "1", "--db", db, "--lines", "2"}, dir.path());
     ASSERT_EQ(text.status, 0) << text.err;
@@ -259,10 +265,8 @@ TEST(CliPerfC2c, ReportDrillsIntoEachLineAsPerfC2cTuiDoes) {
 TEST(CliPerfC2c, AccessSplitsReadsAndWritesPerFieldOfACapture) {
     HITMAP_REQUIRE_SHARED(fixtures, "fixtures/c2c");
     TempDir dir;
-    const std::string db = (dir / "c2c.db").string();
-    ASSERT_NE(
-        import_json({(fixtures / "joemario-c2c-blog-example-2016.txt").string(), "--db", db}, dir),
-        0);
+    const std::string db = import_2016_example(fixtures, dir);
+    ASSERT_FALSE(db.empty());
     const CliResult json = run_cli({"report", "1", "--db", db, "--access", "--json"}, dir.path());
     ASSERT_EQ(json.status, 0) << json.err;
     const nlohmann::json a = nlohmann::json::parse(json.out).at("access");

@@ -242,10 +242,11 @@ private slots:
         });
         QVERIFY(usage_line != lines.end());
         const c2c::LineKey top = usage_line->key;
-        check_table(lines, line_columns());
-        check_table(offset_rows(*d.c2c, top), offset_columns());
-        check_table(pair_rows(*d.c2c, top), pair_columns());
-        check_table(cpu_rows(*d.c2c, top), cpu_columns());
+        const Basis basis = report::rate_basis(*d.c2c);
+        check_table(lines, line_columns(basis));
+        check_table(offset_rows(*d.c2c, top), offset_columns(basis));
+        check_table(pair_rows(*d.c2c, top), pair_columns(basis));
+        check_table(cpu_rows(*d.c2c, top), cpu_columns(basis));
         QVERIFY(!offset_rows(*d.c2c, top).empty());
         QVERIFY(!pair_rows(*d.c2c, top).empty());
     }
@@ -270,22 +271,36 @@ private slots:
             return QStringLiteral("(no column %1)").arg(QLatin1String(title));
         };
 
-        QCOMPARE(cell(line_rows(data), line_columns(), "StoreHitm"), QStringLiteral("0"));
-        QCOMPARE(cell(line_rows(data), line_columns(), "Xfer"), QStringLiteral("6"));
+        QCOMPARE(cell(line_rows(data), line_columns(std::nullopt), "StoreHitm"),
+                 QStringLiteral("0"));
+        QCOMPARE(cell(line_rows(data), line_columns(std::nullopt), "Xfer"), QStringLiteral("6"));
 
+        // Without a capture total either, the rates are unknown.
         data.trace.known = store::KnownCounts::none();
         const auto lines = line_rows(data);
         QCOMPARE(lines.size(), std::size_t(1));
-        check_table(lines, line_columns());
+        const auto columns = line_columns(report::rate_basis(data));
+        check_table(lines, columns);
         for (const char* title :
              {"StoreHitm", "Inval", "Xfer", "Xfer/1k op", "Est. cycles", "Tot Hitm/1k op"})
-            QCOMPARE(cell(lines, line_columns(), title), unknown_qtext());
-        QCOMPARE(cell(lines, line_columns(), "Tot Hitm"), QStringLiteral("5"));
-        QCOMPARE(cell(lines, line_columns(), "LoadHitm"), QStringLiteral("5"));
+            QCOMPARE(cell(lines, columns, title), unknown_qtext());
+        QCOMPARE(cell(lines, columns, "Tot Hitm"), QStringLiteral("5"));
+        QCOMPARE(cell(lines, columns, "LoadHitm"), QStringLiteral("5"));
         const auto cpus = cpu_rows(data, {0, 0, 0x1000});
-        check_table(cpus, cpu_columns());
-        QCOMPARE(cell(cpus, cpu_columns(), "Xfer"), unknown_qtext());
-        QCOMPARE(cell(cpus, cpu_columns(), "Hitm"), QStringLiteral("5"));
+        check_table(cpus, cpu_columns(std::nullopt));
+        QCOMPARE(cell(cpus, cpu_columns(std::nullopt), "Xfer"), unknown_qtext());
+        QCOMPARE(cell(cpus, cpu_columns(std::nullopt), "Hitm"), QStringLiteral("5"));
+
+        // A capture of 20 HITMs: the line's 5 are 25 % of them, perf c2c's own percentage; no
+        // per-1k column is left to read "–".
+        data.trace.capture_hitm = 20;
+        const auto share = report::rate_basis(data);
+        QVERIFY(share && share->kind == report::RateBasis::Kind::share_of_hitm);
+        const auto captured = line_rows(data);
+        QCOMPARE(cell(captured, line_columns(share), "Tot Hitm %HITM"), QStringLiteral("25.0%"));
+        QCOMPARE(cell(captured, line_columns(share), "Tot Hitm/1k op"),
+                 QStringLiteral("(no column Tot Hitm/1k op)"));
+        QCOMPARE(cell(captured, line_columns(share), "Xfer %HITM"), unknown_qtext());
     }
 
     // The strip of a struct mem_cgroup line: in v6.0 memory (at +0xd0) shares its first line

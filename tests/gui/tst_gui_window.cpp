@@ -20,8 +20,10 @@
 #include <QBarSeries>
 #include <QChartView>
 #include <QCryptographicHash>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -381,6 +383,58 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.currentRun(), test::kWaitMs);
         QVERIFY(w.cachelines()->findChild<QTableView*>()->model()->rowCount() > 0);
         check_tabs_fit(w, QStringLiteral("imported"));
+
+        // The 2016 example (run 1): its hottest line drilled into as perf c2c's TUI does, with
+        // the code behind the HITMs first, and shares of the capture where a rate would be.
+        w.runBrowser()->selectRun(1);
+        LineDetailView* detail = w.lineDetail();
+        QTRY_VERIFY_WITH_TIMEOUT(detail->code()->model()->rowCount() == 6, test::kWaitMs);
+        QVERIFY2(detail->summary()->text().contains(QRegularExpression(
+                     QStringLiteral("Lcl HITM 2.?269 · Rmt HITM 9.?834 · 74.9 % of captured"))),
+                 qPrintable(detail->summary()->text()));
+        const auto* code = detail->code()->model();
+        QStringList headers, first;
+        for (int c = 0; c < code->columnCount(); ++c) {
+            headers << code->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            first << code->index(0, c).data().toString();
+        }
+        const auto cell = [&](const char* title) { return first.value(headers.indexOf(title)); };
+        QCOMPARE(cell("Symbol"), QStringLiteral("[.] read_write_func"));
+        QCOMPARE(cell("Source:Line"), QStringLiteral("false_sharing_example.c:144"));
+        QCOMPARE(cell("load cycles"), QStringLiteral("26017"));
+        QCOMPARE(cell("CPUs"), QStringLiteral("9"));
+        QCOMPARE(cell("Pid"), QStringLiteral("14604"));
+        const auto* lines = w.cachelines()->findChild<QTableView*>()->model();
+        for (int c = 0; c < lines->columnCount(); ++c)
+            QVERIFY2(!lines->headerData(c, Qt::Horizontal, Qt::DisplayRole)
+                          .toString()
+                          .endsWith(QStringLiteral("/1k op")),
+                     "a capture without operations has no per-1k column");
+    }
+
+    // The committed database of captures only (tests/data/README.md): shares of the captured
+    // HITMs where a run would show rates, the line detail's code, and two captures compared
+    // field by field in shares.
+    void databaseOfCapturesOnly() {
+        const QString db = dir_.filePath(QStringLiteral("captures.db"));
+        QVERIFY(QFile::copy(QStringLiteral(HITMAP_TEST_DATA "/captures.db"), db));
+        MainWindow w;
+        w.resize(kLaptop);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        open(w, db);
+        w.runBrowser()->selectRun(2);
+        LineDetailView* detail = w.lineDetail();
+        QTRY_VERIFY_WITH_TIMEOUT(detail->code()->model()->rowCount() == 2, test::kWaitMs);
+        // Its hottest line: 40 of the 106 HITMs captured.
+        QVERIFY2(detail->summary()->text().contains(QStringLiteral("37.7 % of captured HITM")),
+                 qPrintable(detail->summary()->text()));
+        check_tabs_fit(w, QStringLiteral("captures"));
+        w.showTab(MainWindow::CompareTab);
+        w.compare()->setPair(1, 2);
+        QTRY_VERIFY_WITH_TIMEOUT(w.compare()->chartView()->chart()->title().contains(
+                                     QStringLiteral("% of captured HITM")),
+                                 test::kWaitMs);
     }
 
     void foreignFileShowsReasonAndStaysUnchanged() {
