@@ -102,7 +102,8 @@ void StripWidget::paintEvent(QPaintEvent*) {
         }
         for (QString& line : lines)
             line = metrics.elidedText(line, Qt::ElideRight, room);
-        // Its HITM per 1k operations when it has any; "–" when the run did not count it.
+        // Its HITM in the strip's metric (strip_metric) when it has any; "–" when the run did
+        // not count it.
         if (value > 0)
             lines << metrics.elidedText(strip_value_text(*strip_, *box.counts), Qt::ElideRight,
                                         room);
