@@ -165,7 +165,7 @@ QChart* scaling_chart(const QString& title, const std::vector<analysis::ScalingS
     QChart* chart = new_chart(title);
     auto* x = new QValueAxis;
     x->setTitleText(QStringLiteral("threads"));
-    x->setLabelFormat(QStringLiteral("%d"));
+    x->setLabelFormat(QStringLiteral("%.0f")); // localized numbers take no %d of a double
     auto* y = new QValueAxis;
     y->setTitleText(QStringLiteral("M ops/s"));
     chart->addAxis(x, Qt::AlignBottom);
@@ -210,11 +210,12 @@ QChart* scaling_chart(const QString& title, const std::vector<analysis::ScalingS
             variant_colour.try_emplace(s.variant, palette[variant_colour.size() % palette.size()])
                 .first->second;
         median->setColor(colour);
-        if (s.source != store::Source::measured) {
-            QPen pen = median->pen();
+        // Thicker than the default, so that a dot and a dash differ in the legend too.
+        QPen pen = median->pen();
+        pen.setWidthF(2.5);
+        if (s.source != store::Source::measured)
             pen.setStyle(s.source == store::Source::simulated ? Qt::DashLine : Qt::DotLine);
-            median->setPen(pen);
-        }
+        median->setPen(pen);
         if (s.stops_growing_at) {
             median->setName(
                 QStringLiteral("%1: stops growing at %2").arg(name).arg(*s.stops_growing_at));

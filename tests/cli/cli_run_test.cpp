@@ -249,6 +249,30 @@ TEST(Cli, ShowOfAnUnknownWorkloadSaysSo) {
     EXPECT_EQ(known.out.find("registered"), std::string::npos) << known.out;
 }
 
+// In a terminal stderr's bar and stdout's table share the screen: the bar's last line ends
+// before the table starts (the table's header was glued to it). A terminal is what shows it:
+// stdout is line-buffered there, so the table is written before the run ends.
+TEST(Cli, ProgressBarEndsItsLineBeforeTheTable) {
+    if (std::system("command -v script >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "script(1) (util-linux) is needed for a terminal";
+    TempDir dir;
+    const auto both = dir / "terminal.txt";
+    const std::string run = shell_quote(hitmap_collect()) +
+                            " run page-counter-charge --variant v6.0 --threads 1 --iterations 200"
+                            " --c2c off --db " +
+                            shell_quote((dir / "runs.db").string());
+    const std::string cmd = "script -q -c " + shell_quote(run) + " /dev/null >" +
+                            shell_quote(both.string()) + " 2>&1 </dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    std::string text = read_file(both);
+    std::erase(text, '\r'); // the terminal's line ends
+    const std::size_t table = text.find("variant ");
+    ASSERT_NE(table, std::string::npos) << text;
+    ASSERT_GT(table, 0u) << text;
+    EXPECT_EQ(text[table - 1], '\n') << text;
+    EXPECT_NE(text.rfind("ops/s", table), std::string::npos) << text; // the bar's last line
+}
+
 TEST(Cli, VersionIsPrinted) {
     TempDir dir;
     const CliResult r = run_cli({"--version"}, dir.path());

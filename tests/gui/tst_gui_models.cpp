@@ -9,6 +9,7 @@
 #include "gui/models/c2c_rows.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
+#include "gui/models/number_text.hpp"
 #include "gui/models/progress_line.hpp"
 #include "gui/models/run_tree_model.hpp"
 #include "gui/models/shown_text.hpp"
@@ -164,6 +165,16 @@ private slots:
 
     // Names of any length are shown bounded, cut between graphemes, at the same cost for a
     // megabyte as for a line; the whole text goes in the tooltip, escaped and wrapping.
+    // One grouping everywhere in the app, whatever the machine's locale (issue 35: a table
+    // said 184200 beside a key's 184,200).
+    void numbersAreGroupedAlike() {
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        QCOMPARE(number_text(std::uint64_t{1500000}), QStringLiteral("1,500,000"));
+        QCOMPARE(number_text(1500000.0, 1), QStringLiteral("1,500,000.0"));
+        QCOMPARE(number_text(31.94, 1), QStringLiteral("31.9"));
+        QLocale::setDefault(QLocale::c());
+    }
+
     void shownTextIsBounded() {
         QCOMPARE(shown_text(QStringLiteral("v6.0")), QStringLiteral("v6.0"));
         const QString name =
