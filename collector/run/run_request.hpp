@@ -31,6 +31,10 @@ struct C2cOptions {
     engine::TraceClock clock = engine::TraceClock::operation;
     ModelCpus model_cpus = ModelCpus::recorded;
     PerfC2cCommand perf;
+    // --object STRUCT@ADDR|SYMBOL[:LAYOUT] (placed_objects.hpp): structs of any BTF placed on
+    // a hardware or perf capture beside the workload's own objects; symbols from this machine's
+    // /proc/kallsyms.
+    std::vector<std::string> objects;
 };
 
 // `run --simulate`: the workers run as virtual CPUs of a described machine (collector/sim/).
