@@ -64,8 +64,6 @@ nlohmann::ordered_json member_json(const Member& m) {
 Member member_of(const nlohmann::json& j, std::string_view origin) {
     Member m;
     m.path = j.contains("path") ? j.at("path").get<std::string>() : j.at("name").get<std::string>();
-    if (m.path.empty())
-        throw engine::LayoutError(fmt::format("{}: a member without a name", origin));
     m.type = j.value("type", "");
     if (j.contains("kind")) {
         const std::string kind = j.at("kind").get<std::string>();
@@ -77,6 +75,9 @@ Member member_of(const nlohmann::json& j, std::string_view origin) {
         m.kind = known->second.first;
         m.is_union = known->second.second;
     }
+    // An anonymous struct or union at the top has its parent's path: none.
+    if (m.path.empty() && m.kind != MemberKind::anonymous)
+        throw engine::LayoutError(fmt::format("{}: a member without a name", origin));
     m.depth = j.value("depth", 0u);
     m.size = j.at("size").get<std::uint32_t>();
     m.bit_offset = j.contains("bit_offset") ? j.at("bit_offset").get<std::uint64_t>()

@@ -4,7 +4,6 @@
 // shared lines.
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
-#include "collector/cli/object_spec.hpp"
 #include "collector/locks/errors.hpp"
 #include "collector/locks/lock_import.hpp"
 #include "collector/locks/text_scan.hpp"
@@ -13,6 +12,7 @@
 #include "collector/perfc2c/report_parser.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/unknown.hpp"
+#include "collector/run/placed_objects.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
 
@@ -307,10 +307,11 @@ std::vector<perfc2c::PlacedLayout> placed_layouts(const C2cImportOptions& o,
     for (const perfc2c::ParetoLine& p : report.pareto)
         for (const perfc2c::ParetoRow& r : p.rows)
             addresses.push_back(p.address + r.offset);
-    const SymbolSource symbols{o.kallsyms, "a perf c2c report does not say which machine it "
-                                           "came from: give the capturing machine's kallsyms "
-                                           "with --kallsyms FILE, or the address (STRUCT@0x...)"};
-    return place_objects(objects, symbols, addresses);
+    const collector::SymbolSource symbols{o.kallsyms,
+                                          "a perf c2c report does not say which machine it "
+                                          "came from: give the capturing machine's kallsyms "
+                                          "with --kallsyms FILE, or the address (STRUCT@0x...)"};
+    return collector::place_objects(objects, symbols, addresses);
 }
 
 perfc2c::C2cReport parse_c2c_file(const std::string& file, std::string_view text) {

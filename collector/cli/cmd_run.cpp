@@ -3,6 +3,7 @@
 #include "collector/cli/run_table.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/run/cancel.hpp"
+#include "collector/run/placed_objects.hpp"
 #include "collector/run/run_executor.hpp"
 #include "collector/store/database.hpp"
 #include "engine/workloads/workload.hpp"
@@ -23,6 +24,7 @@ struct RunOptions {
     std::string repeat = "1";
     std::vector<std::string> params;
     std::vector<std::string> layouts;
+    std::vector<std::string> objects;
     std::string c2c = "auto";
     std::string trace_mb = "64";
     std::string trace_window;
@@ -74,6 +76,13 @@ collector::RunRequest make_request(const RunOptions& o) {
     else
         throw UsageError(
             fmt::format("unknown --c2c '{}' (auto, software, hardware, perf, off)", o.c2c));
+    if (!o.objects.empty() && r.c2c.source != collector::C2cSource::hardware &&
+        r.c2c.source != collector::C2cSource::perf)
+        throw UsageError("--object places structs on a capture's data addresses: it needs "
+                         "--c2c hardware or --c2c perf");
+    for (const std::string& spec : o.objects)
+        collector::parse_object_spec(spec); // refused before anything runs
+    r.c2c.objects = o.objects;
     r.c2c.trace_bytes_per_thread = parse_megabytes(o.trace_mb);
     r.c2c.window = parse_trace_window(o.trace_window);
     r.c2c.keep_trace = !o.drop_trace;
@@ -167,6 +176,11 @@ void add_run_command(CLI::App& app) {
            "never perf), software (probe traces replayed), hardware (precise memory sampling), "
            "perf (perf c2c record around the workload, its report imported), off")
         ->capture_default_str();
+    cmd->add_option("--object", o->objects,
+                    "STRUCT@ADDR[:LAYOUT] or STRUCT@SYMBOL[:LAYOUT] (this machine's "
+                    "/proc/kallsyms): a struct of any BTF placed on the --c2c hardware or perf "
+                    "capture beside the workload's objects; LAYOUT as for --layout, default btf "
+                    "(repeatable)");
     cmd->add_option("--trace-mb", o->trace_mb, "Probe trace cap per thread (MiB, or 1G)")
         ->capture_default_str();
     cmd->add_option("--trace-window", o->trace_window,

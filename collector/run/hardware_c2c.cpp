@@ -2,6 +2,7 @@
 
 #include "collector/c2c/cost_model.hpp"
 #include "collector/perf/errors.hpp"
+#include "collector/run/placed_objects.hpp"
 #include "collector/run/workload_outcome.hpp"
 
 #include <chrono>
@@ -47,12 +48,30 @@ std::vector<c2c::AddressedSample> classify_samples(std::span<const perf::MemoryS
 HardwareC2cResult hardware_c2c_result(std::span<const perf::MemorySample> samples,
                                       std::uint64_t lost_samples,
                                       const engine::WorkloadResult& result,
-                                      perf::MemorySampling facility) {
+                                      perf::MemorySampling facility,
+                                      const std::vector<std::string>& objects) {
     const std::vector<c2c::AddressedSample> classified = classify_samples(samples);
-    c2c::SampleAttribution a = c2c::attribute_samples(classified, result.objects.objects(),
-                                                      result.objects.addresses(), 64);
     HardwareC2cResult out;
     out.data.objects = result.objects.objects();
+    std::vector<std::uint64_t> addresses = result.objects.addresses();
+    if (!objects.empty()) {
+        std::vector<std::uint64_t> sampled;
+        for (const auto& s : classified)
+            sampled.push_back(s.address);
+        engine::ObjectId next = 0;
+        for (const engine::ObjectInfo& o : out.data.objects)
+            next = std::max<engine::ObjectId>(next, o.id + 1);
+        for (perfc2c::PlacedLayout& p :
+             place_objects(objects, SymbolSource::this_machine(), sampled)) {
+            addresses.resize(next + 1, 0);
+            addresses[next] = p.base;
+            out.data.objects.push_back({next++, p.name.value_or(""), std::move(p.layout),
+                                        static_cast<std::uint32_t>(p.base % 64)});
+            if (p.own_type)
+                out.types.push_back(std::move(p.own_type));
+        }
+    }
+    c2c::SampleAttribution a = c2c::attribute_samples(classified, out.data.objects, addresses, 64);
     store::TraceInfo& t = out.data.trace;
     t.format = fmt::format("perf-samples:{}", perf::to_string(facility));
     t.threads = static_cast<std::uint32_t>(result.ops_per_thread.size());
@@ -143,13 +162,14 @@ engine::ThreadHooks HardwareC2c::hooks() {
     return h;
 }
 
-HardwareC2cResult HardwareC2c::finish(const engine::WorkloadResult& result) {
+HardwareC2cResult HardwareC2c::finish(const engine::WorkloadResult& result,
+                                      const std::vector<std::string>& objects) {
     drainer_.request_stop();
     drainer_.join();
     const std::scoped_lock lock(mutex_);
     if (failure_)
         std::rethrow_exception(failure_);
-    return hardware_c2c_result(samples_, lost_, result, pmu_.memory_sampling());
+    return hardware_c2c_result(samples_, lost_, result, pmu_.memory_sampling(), objects);
 }
 
 } // namespace hitmap::collector

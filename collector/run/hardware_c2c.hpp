@@ -31,15 +31,19 @@ c2c::ClassCounts sample_counts(const perf::DataSource& source);
 std::vector<c2c::AddressedSample> classify_samples(std::span<const perf::MemorySample> samples);
 
 struct HardwareC2cResult {
+    // The types of the --object layouts made for these samples: keep while `data` is used.
+    std::vector<std::shared_ptr<const engine::StructType>> types;
     store::C2cData data;
     std::vector<store::Metric> metrics; // samples, lost, unmapped, mean load latency
 };
 
-// What finish() makes of the samples, for tests with synthetic ones.
+// What finish() makes of the samples, for tests with synthetic ones. `objects` (--object specs)
+// are placed after the workload's own, with the members the samples touched.
 HardwareC2cResult hardware_c2c_result(std::span<const perf::MemorySample> samples,
                                       std::uint64_t lost_samples,
                                       const engine::WorkloadResult& result,
-                                      perf::MemorySampling facility);
+                                      perf::MemorySampling facility,
+                                      const std::vector<std::string>& objects = {});
 
 class HardwareC2c {
 public:
@@ -55,7 +59,8 @@ public:
 
     // After the workload: stops draining and attributes everything sampled to `result`'s
     // objects. Throws the first sampler's open failure (perf::PerfError), if any.
-    HardwareC2cResult finish(const engine::WorkloadResult& result);
+    HardwareC2cResult finish(const engine::WorkloadResult& result,
+                             const std::vector<std::string>& objects = {});
 
 private:
     void drain(perf::MemorySampler& sampler); // with mutex_ held

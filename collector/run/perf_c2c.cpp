@@ -4,6 +4,7 @@
 #include "collector/perf/perf_tool.hpp"
 #include "collector/perfc2c/errors.hpp"
 #include "collector/perfc2c/report_parser.hpp"
+#include "collector/run/placed_objects.hpp"
 #include "collector/support/text_file.hpp"
 
 #include <array>
@@ -184,13 +185,20 @@ perfc2c::C2cReport read_perf_c2c_report(std::string_view text) {
 }
 
 perfc2c::ImportedC2c perf_c2c_tables(const perfc2c::C2cReport& report,
-                                     const engine::WorkloadResult& result) {
+                                     const engine::WorkloadResult& result,
+                                     const std::vector<std::string>& specs) {
     std::vector<perfc2c::PlacedLayout> placed;
     const auto& objects = result.objects.objects();
     const auto& addresses = result.objects.addresses();
     for (std::size_t i = 0; i < objects.size(); ++i)
         if (addresses.at(i) != 0) // an object with no memory of its own was never sampled
             placed.push_back({objects[i].layout, addresses[i], objects[i].name});
+    std::vector<std::uint64_t> sampled; // every data address the Pareto rows name
+    for (const perfc2c::ParetoLine& p : report.pareto)
+        for (const perfc2c::ParetoRow& r : p.rows)
+            sampled.push_back(p.address + r.offset);
+    for (perfc2c::PlacedLayout& p : place_objects(specs, SymbolSource::this_machine(), sampled))
+        placed.push_back(std::move(p));
     perfc2c::ImportedC2c imported =
         perfc2c::import_report(report, placed, perfc2c::UncoveredLayout::keep);
     if (imported.data) {

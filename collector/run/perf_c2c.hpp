@@ -88,9 +88,11 @@ perfc2c::C2cReport read_perf_c2c_report(std::string_view text);
 
 // The report's tables, metrics and code with `result`'s objects placed at their addresses:
 // objects perf saw no shared line on stay, without lines; lines outside every object become
-// objects named by their address. Counts are perf's samples, measured here.
+// objects named by their address. `objects` (--object specs) are placed after the workload's
+// own. Counts are perf's samples, measured here.
 perfc2c::ImportedC2c perf_c2c_tables(const perfc2c::C2cReport& report,
-                                     const engine::WorkloadResult& result);
+                                     const engine::WorkloadResult& result,
+                                     const std::vector<std::string>& objects = {});
 
 // The parser's notes (unknown sections and columns) as a run's note; nullopt when none.
 std::optional<std::string> report_notes(const std::vector<perfc2c::Note>& notes);

@@ -227,7 +227,8 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         std::optional<perfc2c::ImportedC2c> imported; // its synthesized types outlive c2c_data
         std::optional<store::C2cData> c2c_data;
         if (perf_report) {
-            imported = perf_c2c_tables(read_perf_c2c_report(*perf_report), result);
+            imported =
+                perf_c2c_tables(read_perf_c2c_report(*perf_report), result, request.c2c.objects);
             if (imported->data)
                 c2c_data = std::move(*imported->data);
             for (auto& m : imported->metrics)
@@ -237,7 +238,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             outcome.note = report_notes(imported->notes);
         } else if (sampled) {
             progress_.update(0.92, "attributing samples");
-            HardwareC2cResult hardware = sampled->finish(result);
+            HardwareC2cResult hardware = sampled->finish(result, request.c2c.objects);
             c2c_data = std::move(hardware.data);
             for (auto& m : hardware.metrics)
                 outcome.metrics.push_back(std::move(m));

@@ -35,6 +35,10 @@ struct C2cOptions {
     // to replay again; false drops it once the run's cacheline tables are stored (a 1 s traced
     // run of a 2-thread workload leaves about 20 MB).
     bool keep_trace = true;
+    // --object STRUCT@ADDR|SYMBOL[:LAYOUT] (placed_objects.hpp): structs of any BTF placed on
+    // a hardware or perf capture beside the workload's own objects; symbols from this machine's
+    // /proc/kallsyms.
+    std::vector<std::string> objects;
 };
 
 // `run --simulate`: the workers run as virtual CPUs of a described machine (collector/sim/).

@@ -124,6 +124,16 @@ TEST(CliAnyStruct, KernelStructsOnACaptureAreNamedAsPaholeNamesThem) {
     const std::int64_t id = import_id(args, dir);
     ASSERT_NE(id, 0);
 
+    // What `layout show --json` writes of such a struct reads back as the same layout.
+    const CliResult json = run_cli({"layout", "show", "task_struct", "--json"}, dir.path());
+    ASSERT_EQ(json.status, 0) << json.err;
+    std::ofstream(dir / "task_struct.json") << json.out;
+    const CliResult same = run_cli(
+        {"layout", "diff", "task_struct=btf", "task_struct=" + (dir / "task_struct.json").string()},
+        dir.path());
+    EXPECT_EQ(same.status, 0) << same.err;
+    EXPECT_THAT(same.out, HasSubstr("0 fields moved to another line, 0 only in A, 0 only in B"));
+
     auto db = store::Database::open(dir / "c2c.db");
     const auto c2c = store::read_c2c(db, id);
     ASSERT_TRUE(c2c);

@@ -4,6 +4,7 @@
 #include "collector/perf/errors.hpp"
 #include "collector/run/c2c_choice.hpp"
 #include "collector/run/hardware_c2c.hpp"
+#include "collector/run/placed_objects.hpp"
 #include "engine/probe/probed_object.hpp"
 
 #include <gmock/gmock.h>
@@ -155,6 +156,42 @@ TEST(HardwareC2c, SamplesOfARunFillItsTablesAndMetrics) {
     EXPECT_EQ(m.at("c2c.lost_samples"), 7.0);
     EXPECT_EQ(m.at("c2c.unmapped_samples"), 1.0);
     EXPECT_EQ(m.at("c2c.load_latency_mean"), 150.0); // (300 + 100 + 50) / 3 loads
+}
+
+// --object with --c2c hardware: a struct of the running kernel's BTF placed beside the run's own
+// objects, the samples inside it named by the members they hit.
+TEST(HardwareC2c, ObjectsOfAnyStructAreNamedBesideTheRunsOwn) {
+    if (!std::filesystem::exists("/sys/kernel/btf/vmlinux"))
+        GTEST_SKIP() << "no /sys/kernel/btf/vmlinux (kernel built without BTF)";
+    static const engine::StructType type{"pair", {"x", "y"}};
+    engine::Layout layout{&type, "t", 16, 8, {}};
+    layout.placement = {engine::FieldPlacement{0, 8}, engine::FieldPlacement{8, 8}};
+    engine::WorkloadResult result;
+    result.ops = 10;
+    result.ops_per_thread = {10};
+    engine::ProbedObject a(result.objects, "a", layout, 0);
+    const std::uint64_t load = src(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1);
+    constexpr std::uint64_t kMm = 0xffff888100000000;
+    std::vector<perf::MemorySample> samples(3);
+    samples[0] = {.addr = reinterpret_cast<std::uintptr_t>(a.address()), .data_src = load};
+    samples[1] = {.addr = kMm, .data_src = load};
+    samples[2] = {.addr = kMm + 8, .data_src = load};
+    const HardwareC2cResult r = hardware_c2c_result(
+        samples, 0, result, perf::MemorySampling::intel_pebs, {"mm_struct@0xffff888100000000"});
+    ASSERT_EQ(r.data.objects.size(), 2u);
+    EXPECT_EQ(r.data.objects[1].name, "mm_struct@0xffff888100000000");
+    EXPECT_EQ(r.data.objects[1].layout.type->name, "mm_struct");
+    EXPECT_EQ(r.data.trace.records, 3u);
+    std::vector<std::string> names;
+    for (const auto& f : r.data.result.fields)
+        if (f.line.object == r.data.objects[1].id)
+            names.push_back(f.field_name);
+    ASSERT_EQ(names.size(), 2u);
+    for (const std::string& n : names)
+        EXPECT_FALSE(n.empty() || n.front() == '+') << n;
+    EXPECT_THROW(hardware_c2c_result(samples, 0, result, perf::MemorySampling::intel_pebs,
+                                     {"mm_struct@nowhere"}),
+                 ObjectSpecError);
 }
 
 } // namespace

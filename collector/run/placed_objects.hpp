@@ -10,10 +10,18 @@
 #include <filesystem>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace hitmap::cli {
+namespace hitmap::collector {
+
+// An --object that cannot be placed: not STRUCT@ADDR|SYMBOL[:LAYOUT], or a symbol that does not
+// resolve. what() is one line naming the --object.
+class ObjectSpecError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 struct ObjectSpec {
     std::string text; // as given
@@ -23,7 +31,7 @@ struct ObjectSpec {
     std::string layout = "btf";
 };
 
-// Throws UsageError naming what is wrong with the text.
+// Throws ObjectSpecError naming what is wrong with the text.
 ObjectSpec parse_object_spec(const std::string& text);
 
 // Where a SYMBOL's address comes from: the capturing machine's kallsyms, which is
@@ -32,13 +40,16 @@ ObjectSpec parse_object_spec(const std::string& text);
 struct SymbolSource {
     std::optional<std::filesystem::path> kallsyms;
     std::string why_none;
+
+    static SymbolSource this_machine() { return {"/proc/kallsyms", {}}; }
 };
 
 // The objects placed, in the order given, their layouts made for the capture's data addresses
-// (any order). Throws UsageError for a symbol that cannot be resolved, and the layout's own
+// (any order); each named "STRUCT@ADDR" or by its symbol. Throws ObjectSpecError for a spec
+// or symbol that cannot be resolved, and the layout's own
 // errors (engine::LayoutError, btf::BtfReadError, btf::StructNotFound, btf::BtfFormatError).
 std::vector<perfc2c::PlacedLayout> place_objects(const std::vector<std::string>& specs,
                                                  const SymbolSource& symbols,
                                                  std::span<const std::uint64_t> addresses);
 
-} // namespace hitmap::cli
+} // namespace hitmap::collector
