@@ -15,7 +15,8 @@ while [ "${HITMAP_CALIBRATE_NOW:-0}" != 1 ] && [ $quiet_for -lt 60 ]; do
     sleep 10
 done
 echo "start $(date -u '+%F %T') UTC, load $(cat /proc/loadavg)"
-rm -rf "$out" && mkdir -p "$out"
+if [ "${HITMAP_CALIBRATE_ADD:-0}" != 1 ]; then rm -rf "$out"; fi
+mkdir -p "$out"
 db=$(mktemp -d)/calibrate.db
 trap 'rm -rf "$(dirname "$db")"' EXIT
 "$collect" reproduce all --simulate --quick --calibration "$out" --calibrate-missing \
