@@ -24,6 +24,9 @@ nlohmann::json calibration_key(const engine::WorkloadInfo& info, const nlohmann:
         key[p.name] = p.default_value;
     for (const auto& [name, value] : given.items())
         key[name] = value;
+    for (const engine::ParamSpec& p : info.params)
+        if (!p.calibrated)
+            key.erase(p.name);
     return key;
 }
 

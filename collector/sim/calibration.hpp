@@ -56,7 +56,8 @@ struct Calibration {
     bool operator==(const Calibration&) const = default;
 };
 
-// The parameters a calibration of `info` is keyed by: its defaults overlaid with `given`.
+// The parameters a calibration of `info` is keyed by: its defaults overlaid with `given`,
+// without those that cannot change a calibration (ParamSpec::calibrated).
 nlohmann::json calibration_key(const engine::WorkloadInfo& info, const nlohmann::json& given);
 
 // How `c` differs from a run of `info` at `variant` and `params` (both keyed through

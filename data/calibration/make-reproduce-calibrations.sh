@@ -22,9 +22,10 @@ investigation=all
 if [ $# -eq 2 ]; then
     investigation=$1
     rm -f "$out/$2.json"
-else
-    rm -rf "$out" && mkdir -p "$out"
+elif [ "${HITMAP_CALIBRATE_ADD:-0}" != 1 ]; then
+    rm -rf "$out"
 fi
+mkdir -p "$out"
 db=$(mktemp -d)/calibrate.db
 trap 'rm -rf "$(dirname "$db")"' EXIT
 "$collect" reproduce "$investigation" --simulate --quick --calibration "$out" --calibrate-missing \

@@ -22,6 +22,11 @@ public:
     void set_memsw(bool on) { memsw_ = on; }
     bool memsw() const { return memsw_; }
     unsigned cached_pages() const { return static_cast<unsigned>(peek(stock::nr_pages)); }
+    // The memcg it caches (null: none), without a probe: a CPU choosing among its own stocks
+    // reads only what it alone writes.
+    const MemCgroup* cached_memcg() const {
+        return reinterpret_cast<const MemCgroup*>(static_cast<std::uintptr_t>(peek(stock::cached)));
+    }
 
 private:
     template <bool Traced> MemCgroup* cached(Site site) const {

@@ -44,34 +44,53 @@ MemCgroup::MemCgroup(ObjectRegistry& registry, std::string path, MemCgroup* pare
 }
 
 MemcgHierarchy::MemcgHierarchy(ObjectRegistry& registry, const Layout& layout,
-                               PageCounterSemantics semantics, const HierarchyConfig& config) {
-    static const char* const names[] = {"top", "mid", "leaf"};
+                               PageCounterSemantics semantics, const HierarchyConfig& config)
+    : registry_(registry)
+    , layout_(layout)
+    , semantics_(semantics)
+    , config_(config) {
     levels_.push_back(
-        std::make_unique<MemCgroup>(registry, "root", nullptr, layout, config.phase, semantics));
-    std::string path;
-    for (unsigned level = 0; level < config.depth; ++level) {
-        const std::string name = level < 3 && config.depth <= 3
-                                     ? names[level == config.depth - 1 ? 2 : level]
-                                     : "l" + std::to_string(level + 1);
-        path += (path.empty() ? "" : "/") + name;
-        levels_.push_back(std::make_unique<MemCgroup>(registry, path, levels_.back().get(), layout,
-                                                      config.phase, semantics));
-    }
+        std::make_unique<MemCgroup>(registry, "root", nullptr, layout_, config.phase, semantics));
     // Every memory counter tracks protection on cgroup v2, the root's included
     // (page_counter_init(&memcg->memory, NULL, true) in mainline mem_cgroup_css_alloc).
     // failcnt is tracked only for cgroup v1 since v6.15; the workloads model v2.
-    for (auto& level : levels_) {
-        level->memory().set_track_failcnt(false);
-        level->swap().set_track_failcnt(false);
+    root().memory().set_track_failcnt(false);
+    root().swap().set_track_failcnt(false);
+    leaf_ = &grow_branch("top");
+}
+
+MemCgroup& MemcgHierarchy::add_branch(const std::string& top) {
+    return grow_branch(top);
+}
+
+MemCgroup& MemcgHierarchy::grow_branch(const std::string& top) {
+    static const char* const names[] = {"top", "mid", "leaf"};
+    const std::size_t first = levels_.size();
+    MemCgroup* parent = &root();
+    std::string path;
+    for (unsigned level = 0; level < config_.depth; ++level) {
+        std::string name = level < 3 && config_.depth <= 3
+                               ? names[level == config_.depth - 1 ? 2 : level]
+                               : "l" + std::to_string(level + 1);
+        if (level == 0 && top != "top")
+            name = top;
+        path += (path.empty() ? "" : "/") + name;
+        levels_.push_back(std::make_unique<MemCgroup>(registry_, path, parent, layout_,
+                                                      config_.phase, semantics_));
+        parent = levels_.back().get();
+        parent->memory().set_track_failcnt(false);
+        parent->swap().set_track_failcnt(false);
     }
-    if (config.depth > 0) {
-        const bool top_is_leaf = config.depth == 1;
-        levels_[1]->memory().set_limits(config.top_min, config.top_low,
-                                        top_is_leaf ? config.leaf_high : kPageCounterMax,
-                                        top_is_leaf ? config.leaf_max : kPageCounterMax);
-        if (!top_is_leaf)
-            leaf().memory().set_limits(0, 0, config.leaf_high, config.leaf_max);
-    }
+    if (config_.depth == 0)
+        return root();
+    MemCgroup& branch_top = *levels_[first];
+    const bool top_is_leaf = config_.depth == 1;
+    branch_top.memory().set_limits(config_.top_min, config_.top_low,
+                                   top_is_leaf ? config_.leaf_high : kPageCounterMax,
+                                   top_is_leaf ? config_.leaf_max : kPageCounterMax);
+    if (!top_is_leaf)
+        parent->memory().set_limits(0, 0, config_.leaf_high, config_.leaf_max);
+    return *parent;
 }
 
 } // namespace hitmap::engine

@@ -69,11 +69,22 @@ public:
                    const HierarchyConfig& config);
 
     MemCgroup& root() { return *levels_.front(); }
-    MemCgroup& leaf() { return *levels_.back(); }
+    MemCgroup& leaf() { return *leaf_; }
+    // Every memcg: the root first, then each branch from its top down.
     const std::vector<std::unique_ptr<MemCgroup>>& levels() const { return levels_; }
+    // Another branch beside the first under the same root, with the same depth and limits, its
+    // top level named `top` (e.g. "top2"); returns its leaf.
+    MemCgroup& add_branch(const std::string& top);
 
 private:
+    MemCgroup& grow_branch(const std::string& top);
+
+    ObjectRegistry& registry_;
+    Layout layout_;
+    PageCounterSemantics semantics_;
+    HierarchyConfig config_;
     std::vector<std::unique_ptr<MemCgroup>> levels_;
+    MemCgroup* leaf_ = nullptr;
 };
 
 } // namespace hitmap::engine

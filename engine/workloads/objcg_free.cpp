@@ -3,6 +3,7 @@
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/workloads/kmem_alloc_free.hpp"
 #include "engine/workloads/kmem_world.hpp"
+#include "engine/workloads/message_pipe.hpp"
 
 #include <atomic>
 #include <charconv>
@@ -120,69 +121,6 @@ SlabObject decode(std::uint64_t v) {
         static_cast<std::uint32_t>(v >> 48)};
 }
 
-// A blocked pipe end: asleep until the other end writes the line (simulated), or spinning.
-void wait_on(const ProbedObject& pipe, FieldId field) {
-    if (Simulation* sim = current_simulation())
-        pipe.wait_for_write(*sim, field);
-    else
-        std::this_thread::yield();
-}
-
-// One sender -> receiver pipe. The sender owns `head` and the slots it fills, the receiver
-// `tail`; each end keeps the other's index cached and re-reads it only when the pipe looks full
-// or empty, as a pipe's writer and reader sleep and are woken.
-class Pipe {
-public:
-    Pipe(ObjectRegistry& registry, unsigned pair, unsigned capacity)
-        : ring_(registry, fmt::format("pipe/{}", pair),
-                *find_builtin_layout("hackbench_pipe", "model"), 0)
-        , capacity_(capacity) {}
-
-    template <bool Traced> void send(std::uint64_t message) {
-        const Site site = Site::hackbench_send;
-        while (head_ - tail_seen_ >= capacity_) {
-            tail_seen_ = ring_.load<Traced>(pipe_ring::tail, site);
-            if (head_ - tail_seen_ >= capacity_)
-                wait_on(ring_, pipe_ring::tail);
-        }
-        ring_.store<Traced>(slot(head_), message, site);
-        std::atomic_thread_fence(std::memory_order_release);
-        ring_.store<Traced>(pipe_ring::head, ++head_, site);
-    }
-    template <bool Traced> void close() {
-        ring_.store<Traced>(pipe_ring::closed, 1, Site::hackbench_send);
-    }
-    // nullopt once the sender closed the pipe and it is empty.
-    template <bool Traced> std::optional<std::uint64_t> receive() {
-        const Site site = Site::hackbench_recv;
-        while (tail_ == head_seen_) {
-            head_seen_ = ring_.load<Traced>(pipe_ring::head, site);
-            if (tail_ != head_seen_)
-                break;
-            if (ring_.load<Traced>(pipe_ring::closed, site)) {
-                head_seen_ = ring_.load<Traced>(pipe_ring::head, site);
-                if (tail_ == head_seen_)
-                    return std::nullopt;
-                break;
-            }
-            wait_on(ring_, pipe_ring::head);
-        }
-        std::atomic_thread_fence(std::memory_order_acquire);
-        const std::uint64_t message = ring_.load<Traced>(slot(tail_), site);
-        ring_.store<Traced>(pipe_ring::tail, ++tail_, site);
-        return message;
-    }
-
-private:
-    FieldId slot(std::uint64_t i) const {
-        return static_cast<FieldId>(pipe_ring::slots_begin + i % capacity_);
-    }
-    ProbedObject ring_;
-    unsigned capacity_;
-    std::uint64_t head_ = 0, tail_seen_ = 0; // the sender's
-    std::uint64_t tail_ = 0, head_seen_ = 0; // the receiver's
-};
-
 } // namespace
 
 WorkloadResult ObjcgFreeWorkload::run(const WorkloadRunConfig& config,
@@ -206,16 +144,16 @@ WorkloadResult ObjcgFreeWorkload::run(const WorkloadRunConfig& config,
 
     WorkloadResult result;
     KmemWorld world(result.objects, variant, wc);
-    std::vector<std::unique_ptr<Pipe>> pipes;
+    std::vector<std::unique_ptr<MessagePipe>> pipes;
     for (unsigned i = 0; i < pairs; ++i)
-        pipes.push_back(std::make_unique<Pipe>(result.objects, i, inflight));
+        pipes.push_back(std::make_unique<MessagePipe>(result.objects, i, inflight));
     std::vector<std::uint64_t> failures(config.threads, 0);
     run_workers(config, hooks, result,
                 [&](unsigned slot, const std::atomic<bool>& stop, TraceBuffer* trace) {
                     KmemAllocator& allocator = world.allocator(slot);
                     std::uint64_t ops = 0;
                     if (slot < pairs) { // a sender
-                        Pipe& pipe = *pipes[slot];
+                        MessagePipe& pipe = *pipes[slot];
                         std::uint64_t sent = 0;
                         ops = counted_loop(config, stop, trace, [&](auto traced) {
                             constexpr bool T = decltype(traced)::value;
@@ -232,7 +170,7 @@ WorkloadResult ObjcgFreeWorkload::run(const WorkloadRunConfig& config,
                         });
                         pipe.close<true>();
                     } else { // a receiver: until its sender closes the pipe
-                        Pipe& pipe = *pipes[slot - pairs];
+                        MessagePipe& pipe = *pipes[slot - pairs];
                         const bool probed = probes_wanted(trace);
                         std::uint64_t received = 0;
                         for (;;) {

@@ -38,51 +38,6 @@ const std::vector<PageCounterChargeVariant>& PageCounterChargeWorkload::variants
     return all;
 }
 
-namespace {
-
-// Shakeel Butt's netperf figures (36 TCP_SENDFILE pairs on ::1, 72 CPUs, a 3-level hierarchy):
-// 6.0-rc1, the layout patch alone, the merged series (lore, 2022-08).
-Investigation shakeel_2022() {
-    const auto row = [](std::string label, std::string variant, double mbps) {
-        RowRun measured{.variant = variant, .iterations = 2000000, .quick_iterations = 300000};
-        // netperf reports a rate over a fixed time: 8 ms of virtual time is about 2,000 sends
-        // per CPU at v6.0's speed.
-        RowRun simulated{.variant = variant,
-                         .params = {{"work_ns", 3400u}},
-                         .threads = 72,
-                         .duration_us = 8000,
-                         .quick_duration_us = 1200};
-        return SeedRow{std::move(label), {mbps}, measured, simulated, std::nullopt, std::nullopt};
-    };
-    SeedTable t;
-    t.title = "netperf TCP_SENDFILE throughput per patch";
-    t.figures = {{.column = "throughput",
-                  .kind = FigureKind::ops_per_s,
-                  .unit = "charges/s",
-                  .seed_unit = "Mbps"}};
-    t.rows = {row("6.0-rc1", "v6.0", 10482.7),
-              row("+ patch 2 (padded page_counter)", "v6.0+p2", 12413.7),
-              row("+ patches 1-3 (v6.1)", "v6.1", 20120.3)};
-    t.change = ChangeStyle::percent;
-    t.machine = "xeon-2s-72";
-    t.cause = {CauseKind::field_line, {0, 1}, {}, "memory.usage"};
-    t.note = "Measured: every CPU of this machine charging and uncharging. Simulated: 72 CPUs, "
-             "with 3.4 us of other work per charge standing in for the TCP stack (the seed "
-             "gives no split). The seed's Mbps and our charges/s compare by their change.";
-    // work_ns was chosen by hand with the seed's gains in view (docs/REPRODUCTION.md: a
-    // smaller one gives the seed's total and overstates patch 2), so patch 2's gain is no
-    // prediction.
-    return {"shakeel-2022",
-            "memcg: optimize charge codepath",
-            "Shakeel Butt, Aug 2022: netperf on a 72-CPU machine, 6.0-rc1 and the series",
-            {t},
-            {{Anchor::Kind::parameter, "work_ns",
-              "3,400 ns of TCP stack per send, chosen by hand with patch 2's +18.4 % in view", 0, 1,
-              true}}};
-}
-
-} // namespace
-
 PageCounterChargeWorkload::PageCounterChargeWorkload() {
     info_.name = "page-counter-charge";
     info_.seed = "001";
@@ -90,7 +45,6 @@ PageCounterChargeWorkload::PageCounterChargeWorkload() {
     // Shakeel Butt's netperf runs were on a 72-CPU two-socket machine; the three variants are
     // the regression, the layout patch alone and the merged series.
     info_.seed_machine = SeedMachine{"xeon-2s-72", 72, {"v6.0", "v6.0+p2", "v6.1"}};
-    info_.investigation = shakeel_2022();
     // The regression and the merged series, and the line shakeel_2022's cause names (the one
     // holding memory.usage) in the struct whose fields patch 2 rearranged.
     info_.story = Story{"v6.0", "v6.1", "page_counter", "memory.usage"};
@@ -119,21 +73,17 @@ PageCounterChargeWorkload::PageCounterChargeWorkload() {
     };
 }
 
-namespace {
-
-const PageCounterChargeVariant& page_counter_variant(std::string_view name) {
-    const auto& all = PageCounterChargeWorkload::variants();
+const PageCounterChargeVariant& PageCounterChargeWorkload::variant(std::string_view name) {
+    const auto& all = variants();
     return *std::find_if(all.begin(), all.end(), [&](const auto& v) { return v.name == name; });
 }
 
-// struct mem_cgroup of the variant's shape around its page_counter, or what --layout replaces.
-Layout layout_for(const WorkloadRunConfig& config, const PageCounterChargeVariant& variant) {
+Layout PageCounterChargeWorkload::mem_cgroup_layout(const WorkloadRunConfig& config,
+                                                    const PageCounterChargeVariant& variant) {
     const Layout recorded =
         compose_mem_cgroup(variant.shape, *find_builtin_layout("page_counter", variant.layout));
     return layout_under(recorded, config.layouts).value_or(recorded);
 }
-
-} // namespace
 
 void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const {
     Workload::validate(config);
@@ -142,17 +92,17 @@ void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const 
         throw WorkloadError("phase must be a multiple of 8 below 64");
     // Builds one memcg so a layout lacking a field the variant needs fails now.
     ObjectRegistry scratch;
-    const auto& variant = page_counter_variant(config.variant);
-    MemCgroup probe(scratch, "check", nullptr, layout_for(config, variant), 0,
+    const auto& variant = PageCounterChargeWorkload::variant(config.variant);
+    MemCgroup probe(scratch, "check", nullptr, mem_cgroup_layout(config, variant), 0,
                     {variant.propagation, variant.v6_15_fields});
 }
 
 WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
                                               const ThreadHooks& hooks) const {
     validate(config);
-    const auto& variant = page_counter_variant(config.variant);
+    const auto& variant = PageCounterChargeWorkload::variant(config.variant);
     const nlohmann::json p = resolve_params(config);
-    const Layout layout = layout_for(config, variant);
+    const Layout layout = mem_cgroup_layout(config, variant);
     const unsigned batch = p["batch"].get<unsigned>() ? p["batch"].get<unsigned>() : variant.batch;
     const unsigned max_pages = p["max_pages"].get<unsigned>();
     const unsigned inflight = p["inflight"].get<unsigned>();

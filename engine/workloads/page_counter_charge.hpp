@@ -26,6 +26,12 @@ public:
     WorkloadResult run(const WorkloadRunConfig& config, const ThreadHooks& hooks) const override;
 
     static const std::vector<PageCounterChargeVariant>& variants();
+    // The variant named `name` (one of variants(): validate() has checked it).
+    static const PageCounterChargeVariant& variant(std::string_view name);
+    // struct mem_cgroup of the variant's shape around its page_counter, or what --layout
+    // replaces. The netperf workload charges through the same kernels.
+    static Layout mem_cgroup_layout(const WorkloadRunConfig& config,
+                                    const PageCounterChargeVariant& variant);
 
 private:
     WorkloadInfo info_;

@@ -1,5 +1,6 @@
 #include "engine/workloads/kmem_alloc_free.hpp"
 #include "engine/workloads/memory_stat_read.hpp"
+#include "engine/workloads/netperf.hpp"
 #include "engine/workloads/objcg_free.hpp"
 #include "engine/workloads/page_counter_charge.hpp"
 #include "engine/workloads/res_counter_charge.hpp"
@@ -26,9 +27,10 @@ std::vector<const Workload*>& registry() {
         SeedMachine{"cascadelake-2s-96", 96, {"none", "1-3"}});
     static const ObjcgFreeWorkload objcg_free;
     static const MemoryStatReadWorkload memory_stat_read;
-    static std::vector<const Workload*> all{&page_counter_charge, &res_counter_charge,
-                                            &kmem_alloc_free,     &kmem_alloc_free_mt,
-                                            &objcg_free,          &memory_stat_read};
+    static const NetperfWorkload netperf;
+    static std::vector<const Workload*> all{
+        &page_counter_charge, &res_counter_charge, &kmem_alloc_free, &kmem_alloc_free_mt,
+        &objcg_free,          &memory_stat_read,   &netperf};
     return all;
 }
 

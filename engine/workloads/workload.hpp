@@ -38,6 +38,10 @@ struct ParamSpec {
     // Workloads read them as unsigned, so no range reaches past its largest value.
     std::uint64_t min = 0;
     std::uint64_t max = std::numeric_limits<std::uint32_t>::max();
+    // False for a parameter that cannot change what a calibration measures (work a simulation
+    // spends in virtual time, BusyWork): calibrations are keyed without it and serve every
+    // value of it.
+    bool calibrated = true;
 };
 
 // Ranges that parameters of several workloads share.
