@@ -411,14 +411,24 @@ std::string scorecard_summary(const Scorecard& card) {
                        card.with_direction, card.figures.size() - card.predicted);
 }
 
+// What each anchored parameter was set from, and how much the figures move with it.
+std::string anchor_lines(const Scorecard& card, std::string_view bullet) {
+    std::string out;
+    for (const std::string& a : card.anchors)
+        out += fmt::format("{}{}\n", bullet, a);
+    return out;
+}
+
 } // namespace
 
 std::string format_scorecard_text(const Scorecard& card) {
-    return grid_text(scorecard_grid(card)) + scorecard_summary(card) + "\n";
+    return grid_text(scorecard_grid(card)) + scorecard_summary(card) + "\n" +
+           anchor_lines(card, "anchored ");
 }
 
 std::string format_scorecard_markdown(const Scorecard& card) {
-    return grid_markdown(scorecard_grid(card)) + "\n" + scorecard_summary(card) + "\n";
+    return grid_markdown(scorecard_grid(card)) + "\n" + scorecard_summary(card) + "\n\n" +
+           anchor_lines(card, "- anchored ");
 }
 
 nlohmann::json scorecard_json(const Scorecard& card) {

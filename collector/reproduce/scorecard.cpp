@@ -94,9 +94,12 @@ void score_table(const Reproduction& r, unsigned ti, std::vector<ScoreFigure>& o
 
 Scorecard score(const std::vector<Reproduction>& all) {
     Scorecard card;
-    for (const Reproduction& r : all)
+    for (const Reproduction& r : all) {
         for (unsigned t = 0; t < r.tables.size(); ++t)
             score_table(r, t, card.figures);
+        for (const Anchor& a : r.anchors)
+            card.anchors.push_back(fmt::format("{} {}: {}", r.id, a.parameter, a.how));
+    }
     for (const ScoreFigure& f : card.figures) {
         if (f.anchored_by)
             continue;

@@ -27,6 +27,8 @@ struct Scorecard {
     std::vector<ScoreFigure> figures;
     std::size_t predicted = 0, predicted_within_2x = 0, predicted_direction_right = 0;
     std::size_t with_direction = 0; // predicted figures that have a direction
+    // Each free parameter the figures anchored: "investigation parameter: how it was set".
+    std::vector<std::string> anchors;
 };
 
 // The factor within which a figure counts as reproduced.
