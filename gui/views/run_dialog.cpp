@@ -1,5 +1,6 @@
 #include "gui/views/run_dialog.hpp"
 
+#include "collector/analysis/story.hpp"
 #include "gui/models/progress_line.hpp"
 
 #include <QComboBox>
@@ -13,14 +14,30 @@
 
 namespace hitmap::gui {
 
+namespace {
+
+// The first workload story's workload and its before and after variants, as its metadata names
+// them; empty without one.
+QString story_workload() {
+    const engine::WorkloadInfo* story = analysis::first_story_workload();
+    return story ? QString::fromStdString(story->name) : QString();
+}
+QString story_variants() {
+    const engine::WorkloadInfo* story = analysis::first_story_workload();
+    return story ? QString::fromStdString(story->story->before + ',' + story->story->after)
+                 : QString();
+}
+
+} // namespace
+
 RunDialog::RunDialog(const QString& collector, const QString& db_path, const QStringList& plugins,
                      QWidget* parent)
     : QDialog(parent)
     , collector_(collector)
     , db_path_(db_path)
     , plugins_(plugins)
-    , workload_(new QLineEdit(QStringLiteral("page-counter-charge"), this))
-    , variants_(new QLineEdit(QStringLiteral("v6.0,v6.1"), this))
+    , workload_(new QLineEdit(story_workload(), this))
+    , variants_(new QLineEdit(story_variants(), this))
     , threads_(new QLineEdit(QStringLiteral("1,2"), this))
     , duration_(new QLineEdit(QStringLiteral("1s"), this))
     , c2c_(new QComboBox(this))
