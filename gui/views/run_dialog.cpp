@@ -1,5 +1,6 @@
 #include "gui/views/run_dialog.hpp"
 
+#include "collector/analysis/story.hpp"
 #include "gui/models/collector_job.hpp"
 
 #include <QComboBox>
@@ -139,6 +140,12 @@ void RunDialog::showList(bool ok, const QString& message) {
         simulate_->addItem(QStringLiteral("host"));
         simulate_->addItems(list_.machines);
     }
+    // Open on the first workload story's workload (its metadata names it), else the first listed.
+    if (const engine::WorkloadInfo* story = analysis::first_story_workload())
+        if (const int i = workload_->findText(QString::fromStdString(story->name)); i >= 0) {
+            const QSignalBlocker block(workload_);
+            workload_->setCurrentIndex(i);
+        }
     showWorkload();
     status_->setText(tr("Runs go into %1").arg(db_path_));
     start_->setEnabled(true);
@@ -152,11 +159,16 @@ void RunDialog::showWorkload() {
         return;
     const WorkloadChoice& w = list_.workloads[static_cast<std::size_t>(index)];
     about_->setText(w.description);
-    // The first two variants checked: a before and an after to compare.
+    // A before and an after to compare: the workload story's where it tells one, else the first
+    // two variants.
+    QStringList checked;
+    if (const engine::Story* story = analysis::story_of(w.name.toStdString()))
+        checked = {QString::fromStdString(story->before), QString::fromStdString(story->after)};
     for (int i = 0; i < w.variants.size(); ++i) {
         auto* item = new QListWidgetItem(w.variants[i], variants_);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(i < 2 ? Qt::Checked : Qt::Unchecked);
+        const bool on = checked.isEmpty() ? i < 2 : checked.contains(w.variants[i]);
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
     }
     params_->clear();
     params_->setPlaceholderText(w.params.isEmpty()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# README: "Data commands take --json". Every subcommand `hitmap-collect --help` lists (and every
+# README: every subcommand takes --json. Every subcommand `hitmap-collect --help` lists (and every
 # subcommand of a group, import and layout) offers --json, and each is run with it here on a
 # copy of tests/data/small.db (new runs go to a scratch database) and its output parsed as JSON;
 # where schemas/ holds the output's schema it is validated against it. A command added without
