@@ -213,12 +213,8 @@ WorkloadResult NetperfWorkload::run(const WorkloadRunConfig& config,
     const BusyWork work{std::chrono::nanoseconds(p["work_ns"].get<unsigned>())};
 
     WorkloadResult result;
-    HierarchyConfig hc;
-    hc.depth = p["depth"].get<unsigned>();
-    hc.phase = p["phase"].get<unsigned>();
-    hc.top_min = p["top_min"].get<unsigned>();
-    hc.top_low = p["top_low"].get<unsigned>();
-    MemcgHierarchy tree(result.objects, layout, {kernel.propagation, kernel.v6_15_fields}, hc);
+    MemcgHierarchy tree(result.objects, layout, {kernel.propagation, kernel.v6_15_fields},
+                        PageCounterChargeWorkload::hierarchy_config(p));
     std::vector<MemCgroup*> leaves{&tree.leaf()};
     for (unsigned k = 1; k < memcgs; ++k)
         leaves.push_back(&tree.add_branch(fmt::format("top{}", k + 1)));

@@ -97,6 +97,15 @@ void PageCounterChargeWorkload::validate(const WorkloadRunConfig& config) const 
                     {variant.propagation, variant.v6_15_fields});
 }
 
+HierarchyConfig PageCounterChargeWorkload::hierarchy_config(const nlohmann::json& params) {
+    HierarchyConfig hc;
+    hc.depth = params["depth"].get<unsigned>();
+    hc.phase = params["phase"].get<unsigned>();
+    hc.top_min = params["top_min"].get<unsigned>();
+    hc.top_low = params["top_low"].get<unsigned>();
+    return hc;
+}
+
 WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
                                               const ThreadHooks& hooks) const {
     validate(config);
@@ -110,11 +119,7 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
     const BusyWork work{std::chrono::nanoseconds(p["work_ns"].get<unsigned>())};
 
     WorkloadResult result;
-    HierarchyConfig hc;
-    hc.depth = p["depth"].get<unsigned>();
-    hc.phase = p["phase"].get<unsigned>();
-    hc.top_min = p["top_min"].get<unsigned>();
-    hc.top_low = p["top_low"].get<unsigned>();
+    HierarchyConfig hc = hierarchy_config(p);
     if (const auto leaf_max = p["leaf_max"].get<unsigned>())
         hc.leaf_max = leaf_max;
     MemcgHierarchy tree(result.objects, layout, {variant.propagation, variant.v6_15_fields}, hc);

@@ -2,8 +2,11 @@
 // Seed 001: netperf-like socket-memory charging into a 3-level hierarchy with memory.min and
 // memory.low set on the top level, following Shakeel Butt's 2022 "memcg: optimize charge
 // codepath" series patch by patch (reference/memcg.md §1).
+#include "engine/memcg/mem_cgroup.hpp"
 #include "engine/memcg/page_counter.hpp"
 #include "engine/workloads/workload.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace hitmap::engine {
 
@@ -32,6 +35,9 @@ public:
     // replaces. The netperf workload charges through the same kernels.
     static Layout mem_cgroup_layout(const WorkloadRunConfig& config,
                                     const PageCounterChargeVariant& variant);
+    // The memcg hierarchy's shape from the resolved parameters both workloads take (depth,
+    // phase, the top level's min and low).
+    static HierarchyConfig hierarchy_config(const nlohmann::json& params);
 
 private:
     WorkloadInfo info_;
