@@ -91,7 +91,9 @@ CompareView::CompareView(QWidget* parent)
     , after_(new QComboBox(this))
     , summary_(new QLabel(this))
     , strips_(new StripGrid(this))
-    , chart_view_(chart_view(field_chart({}, {}, {}, {}), this))
+    , chart_view_(chart_view(
+          field_chart({}, {}, {}, {}, QString::fromStdString(report::rate_unit(std::nullopt))),
+          this))
     , prediction_summary_(new QLabel(this))
     , predictions_(new DataTable(tr("Filter objects or fields…"), this))
     , sections_(new QTabWidget(this))

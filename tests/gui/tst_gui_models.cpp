@@ -338,10 +338,10 @@ private slots:
         QVERIFY(usage->counts->transfers() > 0);
         // Coloured and numbered by HITM per 1,000 traced operations, the chart's metric.
         QCOMPARE(strip_metric(*strip), QStringLiteral("HITM per 1,000 traced operations"));
-        QVERIFY(strip->ops && *strip->ops > 0);
+        QVERIFY(strip->basis && !report::is_share(strip->basis) && strip->basis->denominator > 0);
         QCOMPARE(strip_value(*strip, *usage->counts),
                  1000.0 * static_cast<double>(usage->counts->hitm()) /
-                     static_cast<double>(*strip->ops));
+                     static_cast<double>(strip->basis->denominator));
         double most = 0;
         for (const StripBox& b : strip->boxes)
             most = std::max(most, strip_value(*strip, *b.counts));
