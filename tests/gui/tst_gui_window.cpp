@@ -200,7 +200,7 @@ private slots:
         QChart* chart = w.compare()->chartView()->chart();
         const QList<QAbstractAxis*> values = chart->axes(Qt::Vertical);
         QCOMPARE(values.size(), 1);
-        QCOMPARE(values.front()->titleText(), QStringLiteral("HITM / 1k ops"));
+        QCOMPARE(values.front()->titleText(), QStringLiteral("HITM, per 1k traced operations"));
         // The chart's categories are the strips' labels: memory.usage, never a bare "usage".
         auto* fields = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).front());
         QVERIFY(fields);
@@ -424,6 +424,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         open(w, db);
         w.runBrowser()->selectRun(2);
+        // The window opens on a run of its own choosing: wait for run 2's detail, not any.
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == 2, test::kWaitMs);
         LineDetailView* detail = w.lineDetail();
         QTRY_VERIFY_WITH_TIMEOUT(detail->code()->model()->rowCount() == 2, test::kWaitMs);
         // Its hottest line: 40 of the 106 HITMs captured.

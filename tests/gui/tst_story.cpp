@@ -157,11 +157,11 @@ private slots:
         QCOMPARE(w.layouts()->structName(), QString::fromStdString(info.story->layout_struct));
         QVERIFY2(w.layouts()
                      ->header(LayoutView::A)
-                     .contains(QStringLiteral("Heat: transfers of run %1,").arg(before_)),
+                     .contains(QStringLiteral("Heat: HITM of run %1,").arg(before_)),
                  qPrintable(w.layouts()->header(LayoutView::A)));
         QVERIFY2(w.layouts()
                      ->header(LayoutView::B)
-                     .contains(QStringLiteral("Heat: transfers of run %1,").arg(after_)),
+                     .contains(QStringLiteral("Heat: HITM of run %1,").arg(after_)),
                  qPrintable(w.layouts()->header(LayoutView::B)));
         QVERIFY(!w.layouts()->strips(LayoutView::A).empty());
         QVERIFY(!w.layouts()->strips(LayoutView::B).empty());
