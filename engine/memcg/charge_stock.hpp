@@ -43,6 +43,14 @@ struct ChargeCounters {
     std::uint64_t counter_charges = 0; // batches charged to the page_counter hierarchy
     std::uint64_t failures = 0;        // charges refused at a limit
     std::uint64_t over_high = 0;       // charges that found a level above memory.high
+
+    ChargeCounters& operator+=(const ChargeCounters& o) {
+        stock_hits += o.stock_hits;
+        counter_charges += o.counter_charges;
+        failures += o.failures;
+        over_high += o.over_high;
+        return *this;
+    }
 };
 
 // try_charge_memcg() and the socket-memory charge and uncharge, for one CPU's stock and

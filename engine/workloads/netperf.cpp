@@ -305,12 +305,8 @@ WorkloadResult NetperfWorkload::run(const WorkloadRunConfig& config,
     for (unsigned t = pairs; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];
     ChargeCounters total;
-    for (const auto& c : counters) {
-        total.stock_hits += c.stock_hits;
-        total.counter_charges += c.counter_charges;
-        total.failures += c.failures;
-        total.over_high += c.over_high;
-    }
+    for (const auto& c : counters)
+        total += c;
     std::uint64_t charged = 0, uncharged = 0;
     for (unsigned t = 0; t < config.threads; ++t) {
         charged += charged_pages[t];

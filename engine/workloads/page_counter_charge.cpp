@@ -159,12 +159,8 @@ WorkloadResult PageCounterChargeWorkload::run(const WorkloadRunConfig& config,
     for (unsigned t = 0; t < config.threads; ++t)
         result.ops += result.ops_per_thread[t];
     ChargeCounters total;
-    for (const auto& c : counters) {
-        total.stock_hits += c.stock_hits;
-        total.counter_charges += c.counter_charges;
-        total.failures += c.failures;
-        total.over_high += c.over_high;
-    }
+    for (const auto& c : counters)
+        total += c;
     result.resolved_params = p;
     result.resolved_params["batch"] = batch;
     result.resolved_params["layout.mem_cgroup"] = layout.version;
