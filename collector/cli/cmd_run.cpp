@@ -1,7 +1,6 @@
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/cli/run_table.hpp"
-#include "collector/report/output_text.hpp"
 #include "collector/run/cancel.hpp"
 #include "collector/run/placed_objects.hpp"
 #include "collector/run/run_executor.hpp"
@@ -139,8 +138,6 @@ std::vector<collector::RunSummary> execute_runs(const collector::RunRequest& req
     for (const auto& s : summaries) {
         if (!s.ok)
             command_exit_status() = 1;
-        if (!s.warning.empty())
-            fmt::print(stderr, "hitmap-collect: warning: {}\n", report::escape_control(s.warning));
     }
     if (collector::cancel_requested().load()) {
         fmt::print(stderr,
@@ -148,6 +145,15 @@ std::vector<collector::RunSummary> execute_runs(const collector::RunRequest& req
         command_exit_status() = 130; // as a shell reports an interrupted command
     }
     return summaries;
+}
+
+void warn_trace_caps(const std::vector<collector::RunSummary>& runs) {
+    std::vector<std::pair<std::int64_t, collector::TraceCap>> caps;
+    for (const auto& s : runs)
+        if (s.trace_cap)
+            caps.emplace_back(s.run_id, *s.trace_cap);
+    if (!caps.empty())
+        fmt::print(stderr, "hitmap-collect: warning: {}\n", collector::trace_caps_warning(caps));
 }
 
 void add_run_command(CLI::App& app) {
@@ -218,9 +224,10 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--db", o->common.db, "SQLite database")->capture_default_str();
     cmd->add_flag("--json", o->common.json, "Print the result table as JSON");
     cmd->callback([o] {
-        print_run_table(
-            execute_runs(make_request(*o), o->common.db, parse_progress_style(o->progress)),
-            o->common.json);
+        const auto runs =
+            execute_runs(make_request(*o), o->common.db, parse_progress_style(o->progress));
+        print_run_table(runs, o->common.json);
+        warn_trace_caps(runs);
     });
 }
 

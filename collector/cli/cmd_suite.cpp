@@ -37,6 +37,7 @@ void add_suite_command(CLI::App& app) {
         const auto style = parse_progress_style(o->progress);
         // JSON: one document, each request's workload with its table.
         nlohmann::json tables = nlohmann::json::array();
+        std::vector<collector::RunSummary> all;
         for (const auto& request : suite.requests) {
             if (collector::cancel_requested().load())
                 break;
@@ -47,9 +48,11 @@ void add_suite_command(CLI::App& app) {
                 tables.push_back({{"workload", request.workload}, {"runs", run_table_json(runs)}});
             else
                 print_run_table(runs, false);
+            all.insert(all.end(), runs.begin(), runs.end());
         }
         if (o->common.json)
             fmt::print("{}\n", report::json_text(tables));
+        warn_trace_caps(all);
     });
 }
 

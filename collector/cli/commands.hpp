@@ -33,11 +33,14 @@ void add_doctor_command(CLI::App& app);
 void add_layout_command(CLI::App& app);
 void add_story_command(CLI::App& app);
 
-// Shared by run and suite: validate, open the DB, execute, warn on stderr; the runs for the
-// caller's table (run_table.hpp).
+// Shared by run and suite: validate, open the DB, execute, report failures and cancelling on
+// stderr; the runs for the caller's table (run_table.hpp).
 std::vector<collector::RunSummary> execute_runs(const collector::RunRequest& request,
                                                 const std::string& db_path,
                                                 collector::ProgressStyle style);
+
+// One warning on stderr for the runs whose trace was capped (after the caller's tables).
+void warn_trace_caps(const std::vector<collector::RunSummary>& runs);
 
 // A stored run, or UsageError naming the database; its c2c data, or UsageError saying why not.
 store::RunRecord require_run(store::Database& db, std::int64_t run_id);

@@ -258,8 +258,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             outcome.metrics.push_back(metric("c2c.dropped_records",
                                              double(c2c_data->trace.dropped_records), "records",
                                              replayed));
-            summary.warning =
-                trace_cap_warning(result, c2c_data->trace, request.c2c, summary.run_id);
+            summary.trace_cap = trace_cap(result, c2c_data->trace, request.c2c);
         }
         outcome.params_json = resolved_params.dump();
         db_.finish_run(run_id, outcome, [&](SQLite::Database& sql) {

@@ -6,6 +6,7 @@
 #include "collector/run/progress.hpp"
 #include "collector/run/run_request.hpp"
 #include "collector/run/simulated_run.hpp"
+#include "collector/run/software_c2c.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -26,8 +27,8 @@ struct RunSummary {
     double seconds = 0;
     double ops_per_s = 0;
     bool ok = false;
-    std::string error;   // set when !ok
-    std::string warning; // one line when the run stored less than it seems to (a capped trace)
+    std::string error;                 // set when !ok
+    std::optional<TraceCap> trace_cap; // the run stored less than it seems to
 };
 
 // A request RunExecutor::validate() accepted. execute() takes only these, so each request is

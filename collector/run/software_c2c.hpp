@@ -6,16 +6,34 @@
 #include "engine/workloads/workload.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace hitmap::collector {
 
 store::C2cData analyse_software_c2c(engine::WorkloadResult& result, const C2cOptions& options,
                                     const std::filesystem::path& db_path, std::int64_t run_id);
 
-// One line for the user when run `run_id`'s trace holds fewer than half of its operations
-// because a thread's trace buffer (--trace-mb) filled: the cacheline tables then describe the
-// start of the run only. Empty otherwise, and under --trace-window, which asks for a part.
-std::string trace_cap_warning(const engine::WorkloadResult& result, const store::TraceInfo& trace,
-                              const C2cOptions& options, std::int64_t run_id);
+// What a run's trace kept when a thread's trace buffer (--trace-mb) filled before half of the
+// run's operations were traced: its cacheline tables then describe the start of the run only.
+struct TraceCap {
+    std::uint64_t traced_ops = 0;
+    std::uint64_t ops = 0;
+    std::uint64_t dropped_records = 0;
+    std::uint64_t buffer_mib = 0;
+};
+
+// The cap of a run whose trace was capped; nullopt otherwise, and under --trace-window, which
+// asks for a part.
+std::optional<TraceCap> trace_cap(const engine::WorkloadResult& result,
+                                  const store::TraceInfo& trace, const C2cOptions& options);
+
+// The user's line for one capped run.
+std::string trace_cap_warning(std::int64_t run_id, const TraceCap& cap);
+
+// One line for the capped runs of a batch (a suite): a line per run would bury its tables.
+std::string trace_caps_warning(const std::vector<std::pair<std::int64_t, TraceCap>>& caps);
 
 } // namespace hitmap::collector
