@@ -3,10 +3,12 @@
 #include "collector/report/output_text.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/layout_table.hpp"
 
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace hitmap::cli {
 
@@ -23,6 +25,13 @@ void add_story_command(CLI::App& app) {
         store::Database db =
             store::Database::open(o->db, {.create_if_missing = false, .read_only = true});
         const auto story = analysis::find_story(db.runs());
+        // The layouts the after run's objects were recorded under, as `predict BEFORE --layout
+        // STRUCT=VERSION ...` takes them: the before run's trace replayed under them is the
+        // prediction the Compare view sets beside the after run.
+        nlohmann::json after_layouts = nlohmann::json::array();
+        if (story && story->after)
+            for (const auto& l : store::run_layouts(db, *story->after))
+                after_layouts.push_back(l.layout.struct_name + "=" + l.layout.version);
         if (o->json) {
             fmt::print("{}\n", story ? report::json_text(nlohmann::json{
                                            {"workload", story->workload},
@@ -31,7 +40,8 @@ void add_story_command(CLI::App& app) {
                                            {"struct", story->story.layout_struct},
                                            {"field", story->story.field},
                                            {"before", story->before},
-                                           {"after", report::json_or_null(story->after)}})
+                                           {"after", report::json_or_null(story->after)},
+                                           {"after_layouts", after_layouts}})
                                      : std::string("null"));
             return;
         }

@@ -51,4 +51,8 @@ std::string rate_unit(const std::optional<RateBasis>& basis) {
     return is_share(basis) ? "% of captured HITM" : "per 1k traced operations";
 }
 
+std::string hitm_axis_title(const std::optional<RateBasis>& basis) {
+    return is_share(basis) ? "% of captured HITM" : "HITM/1k ops";
+}
+
 } // namespace hitmap::report

@@ -44,5 +44,7 @@ std::string rate_phrase(std::optional<std::uint64_t> count, const std::optional<
 std::string rate_suffix(const std::optional<RateBasis>& basis);
 // The unit in words, for titles and JSON: "per 1k traced operations", "% of captured HITM".
 std::string rate_unit(const std::optional<RateBasis>& basis);
+// A HITM axis's title, short enough for a chart's height: "HITM/1k ops", "% of captured HITM".
+std::string hitm_axis_title(const std::optional<RateBasis>& basis);
 
 } // namespace hitmap::report

@@ -119,7 +119,8 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
 }
 
 QChart* field_chart(const QString& object, const QString& before, const QString& after,
-                    const std::vector<analysis::FieldPair>& fields, const QString& unit) {
+                    const std::vector<analysis::FieldPair>& fields, const QString& unit,
+                    const QString& axis) {
     QStringList categories;
     BarSet b{before, {}}, a{after, {}};
     for (const auto& f : fields) {
@@ -129,7 +130,7 @@ QChart* field_chart(const QString& object, const QString& before, const QString&
     }
     return bar_chart(
         QObject::tr("HITM per field of one object, %1 (%2)").arg(shown_text(object), unit),
-        categories, {b, a}, QObject::tr("HITM, %1").arg(unit));
+        categories, {b, a}, axis);
 }
 
 QChart* lock_chart(const QString& before, const QString& after,

@@ -30,9 +30,12 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
                   const std::vector<BarSet>& sets, const QString& value_axis,
                   ValueScale scale = ValueScale::linear);
 // HITM of one object's fields in two runs (the compare view, the report), in `unit`
-// (report::rate_unit: "per 1k ops", or two captures' "% of captured HITM").
+// (report::rate_unit: "per 1k traced operations", or two captures' "% of captured HITM"), which
+// the title names in full and the value axis as `axis` (report::hitm_axis_title: a chart's
+// height elides a long axis title).
 QChart* field_chart(const QString& object, const QString& before, const QString& after,
-                    const std::vector<analysis::FieldPair>& fields, const QString& unit);
+                    const std::vector<analysis::FieldPair>& fields, const QString& unit,
+                    const QString& axis);
 // Contentions of the busiest `limit` lock classes in two runs, on a log scale (a fix takes
 // them down by orders of magnitude).
 QChart* lock_chart(const QString& before, const QString& after,

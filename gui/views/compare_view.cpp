@@ -67,15 +67,15 @@ std::vector<Column<PredictionCells>> prediction_columns() {
     return {
         {QStringLiteral("Object"), [](const PredictionCells& r) { return r.object; }},
         {QStringLiteral("Field"), [](const PredictionCells& r) { return r.field; }},
-        {QStringLiteral("Recorded transfers/1k op"),
+        {QStringLiteral("Recorded HITM/1k op"),
          [](const PredictionCells& r) { return variant_or_unknown(r.recorded); },
          [num](const PredictionCells& r) { return text_or_unknown(r.recorded, num); }},
-        {QStringLiteral("Predicted transfers/1k op"),
+        {QStringLiteral("Predicted HITM/1k op"),
          [](const PredictionCells& r) { return variant_or_unknown(r.predicted); },
          [num](const PredictionCells& r) { return text_or_unknown(r.predicted, num); },
          {},
          true},
-        {QStringLiteral("Measured transfers/1k op"),
+        {QStringLiteral("Measured HITM/1k op"),
          [](const PredictionCells& r) { return variant_or_unknown(r.measured); },
          [num](const PredictionCells& r) { return text_or_unknown(r.measured, num); },
          {},
@@ -92,7 +92,8 @@ CompareView::CompareView(QWidget* parent)
     , summary_(new QLabel(this))
     , strips_(new StripGrid(this))
     , chart_view_(chart_view(
-          field_chart({}, {}, {}, {}, QString::fromStdString(report::rate_unit(std::nullopt))),
+          field_chart({}, {}, {}, {}, QString::fromStdString(report::rate_unit(std::nullopt)),
+                      QString::fromStdString(report::hitm_axis_title(std::nullopt))),
           this))
     , prediction_summary_(new QLabel(this))
     , predictions_(new DataTable(tr("Filter objects or fields…"), this))
@@ -269,7 +270,8 @@ bool CompareView::setData(std::shared_ptr<const CompareData> data) {
     chart_view_->setChart(
         field_chart(QString::fromStdString(object->name), run_label(b), run_label(a),
                     analysis::field_pairs(*before, *after, object->name, 12),
-                    QString::fromStdString(report::rate_unit(report::rate_basis(*before)))));
+                    QString::fromStdString(report::rate_unit(report::rate_basis(*before))),
+                    QString::fromStdString(report::hitm_axis_title(report::rate_basis(*before)))));
     delete old; // setChart releases the old chart to us
 
     if (!data->prediction) {
@@ -284,21 +286,25 @@ bool CompareView::setData(std::shared_ptr<const CompareData> data) {
         return text_or_unknown(v, [](double x) { return number_text(x, 1); });
     };
     prediction_summary_->setText(
-        tr("Prediction run %1 (from run %2): the line holding usage moves %3/1k recorded → "
-           "%4/1k predicted%5.")
+        tr("Prediction run %1 (from run %2): the line holding usage has %3 HITM/1k op recorded → "
+           "%4 predicted%5.")
             .arg(data->prediction_run->id)
             .arg(b.id)
-            .arg(rate(p.usage_line_recorded.transfers), rate(p.usage_line_predicted.transfers))
-            .arg(p.usage_line_measured ? tr(" → %1/1k measured in run %2")
-                                             .arg(rate(p.usage_line_measured->transfers))
+            .arg(rate(p.usage_line_recorded.hitm), rate(p.usage_line_predicted.hitm))
+            .arg(p.usage_line_measured ? tr(" → %1 measured in run %2")
+                                             .arg(rate(p.usage_line_measured->hitm))
                                              .arg(a.id)
                                        : QString()));
     std::vector<PredictionCells> rows;
     for (const auto& r : p.rows)
-        if (r.recorded.transfers.value_or(0) > 0 || r.predicted.transfers.value_or(0) > 0)
+        if (r.recorded.hitm.value_or(0) > 0 || r.predicted.hitm.value_or(0) > 0)
             rows.push_back({QString::fromStdString(r.object), QString::fromStdString(r.field),
-                            r.recorded.transfers, r.predicted.transfers,
-                            r.measured ? r.measured->transfers : std::nullopt});
+                            r.recorded.hitm, r.predicted.hitm,
+                            r.measured ? r.measured->hitm : std::nullopt});
+    // The fields that cost most first, as the chart beside it orders them.
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+        return x.recorded.value_or(0) > y.recorded.value_or(0);
+    });
     predictions_->model()->setRows(std::move(rows), prediction_columns());
     predictions_->fitColumns();
     return true;

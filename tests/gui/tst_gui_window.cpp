@@ -200,7 +200,7 @@ private slots:
         QChart* chart = w.compare()->chartView()->chart();
         const QList<QAbstractAxis*> values = chart->axes(Qt::Vertical);
         QCOMPARE(values.size(), 1);
-        QCOMPARE(values.front()->titleText(), QStringLiteral("HITM, per 1k traced operations"));
+        QCOMPARE(values.front()->titleText(), QStringLiteral("HITM/1k ops"));
         // The chart's categories are the strips' labels: memory.usage, never a bare "usage".
         auto* fields = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).front());
         QVERIFY(fields);
