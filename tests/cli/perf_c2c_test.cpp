@@ -141,7 +141,7 @@ protected:
         fs::remove_all(dir_);
     }
 
-    PerfC2cCommand fake(const FakePerf& f) const {
+    PerfCommand fake(const FakePerf& f) const {
         const fs::path script = dir_ / "perf";
         std::ofstream(script) << R"(#!/bin/sh
 out= ctl= ack= input=
@@ -175,7 +175,7 @@ echo "unexpected: $*" >&2
 exit 9
 )";
         fs::permissions(script, fs::perms::owner_all);
-        return PerfC2cCommand{script.string()};
+        return PerfCommand{script.string()};
     }
 
     // Nothing of perf's is left behind in TMPDIR.
@@ -206,32 +206,32 @@ TEST_F(PerfC2cTest, ProbeRefusesWithPerfsReasonAndExitStatus) {
     FakePerf f;
     f.probe = "echo 'failed: memory events not supported' >&2; exit 255";
     try {
-        probe_perf_c2c(fake(f));
+        probe_perf(fake(f), PerfRecorder::c2c);
         FAIL() << "the probe must refuse";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(),
                      "--c2c perf: perf c2c record failed: memory events not supported (exit 255)");
     }
     EXPECT_TRUE(scratch_empty());
-    EXPECT_NO_THROW(probe_perf_c2c(fake(FakePerf{})));
+    EXPECT_NO_THROW(probe_perf(fake(FakePerf{}), PerfRecorder::c2c));
     EXPECT_TRUE(scratch_empty());
 }
 
 TEST_F(PerfC2cTest, MissingPerfIsItsOwnError) {
     try {
-        probe_perf_c2c(PerfC2cCommand{(dir_ / "no-such-dir" / "perf").string()});
+        probe_perf(PerfCommand{(dir_ / "no-such-dir" / "perf").string()}, PerfRecorder::c2c);
         FAIL() << "a missing program must refuse";
     } catch (const PerfToolMissing& e) {
         EXPECT_THAT(e.what(), HasSubstr("no-such-dir/perf: No such file or directory"));
     }
     try {
-        probe_perf_c2c(PerfC2cCommand{"hitmap-test-no-such-perf"});
+        probe_perf(PerfCommand{"hitmap-test-no-such-perf"}, PerfRecorder::c2c);
         FAIL() << "a program not in PATH must refuse";
     } catch (const PerfToolMissing& e) {
         EXPECT_STREQ(e.what(), "--c2c perf: hitmap-test-no-such-perf not found in PATH (Debian: "
                                "apt-get install linux-perf)");
     }
-    EXPECT_THROW(PerfC2cRecording{PerfC2cCommand{"hitmap-test-no-such-perf"}}, PerfToolMissing);
+    EXPECT_THROW(PerfC2cRecording{PerfCommand{"hitmap-test-no-such-perf"}}, PerfToolMissing);
     EXPECT_TRUE(scratch_empty());
 }
 
@@ -262,7 +262,7 @@ TEST_F(PerfC2cTest, PerfThatFailsWhileRecordingGivesItsReason) {
     try {
         recording.stop();
         FAIL() << "stop must report perf's failure";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(), "--c2c perf: perf c2c record failed: failed to mmap with 12 (Cannot "
                                "allocate memory) (exit 1)");
     }
@@ -274,7 +274,7 @@ TEST_F(PerfC2cTest, PerfThatExitsBeforeAcknowledgingRefusesAtOnce) {
     try {
         PerfC2cRecording recording(fake(f));
         FAIL() << "the recording must not start";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(),
                      "--c2c perf: perf c2c record failed: no permission to attach (exit 2)");
     }
@@ -286,7 +286,7 @@ TEST_F(PerfC2cTest, BoundedWaitsForAnAckAndForTheEnd) {
     silent.before_ack = "while :; do sleep 0.05; done";
     // The fake never acks: returning at all is the bounded wait (no elapsed time is asserted,
     // which a loaded VM could stretch).
-    EXPECT_THROW((PerfC2cRecording{fake(silent), std::chrono::milliseconds(300)}), PerfC2cFailed);
+    EXPECT_THROW((PerfC2cRecording{fake(silent), std::chrono::milliseconds(300)}), PerfFailed);
     EXPECT_TRUE(scratch_empty()); // the silent perf was killed, its files removed
 
     FakePerf deaf;
@@ -295,7 +295,7 @@ TEST_F(PerfC2cTest, BoundedWaitsForAnAckAndForTheEnd) {
     try {
         recording.stop(std::chrono::milliseconds(300));
         FAIL() << "a perf that ignores SIGINT must not be waited for forever";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_THAT(e.what(), HasSubstr("did not finish within 0.3 s of SIGINT"));
     }
 }
@@ -319,7 +319,7 @@ TEST_F(PerfC2cTest, FailedReportGivesPerfsReason) {
     try {
         recording.report(cancel);
         FAIL() << "report must refuse";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(), "--c2c perf: perf c2c report failed: The perf.data data has no "
                                "samples! (exit 1)");
     }
@@ -427,7 +427,7 @@ TEST(PerfC2cTables, UnreadableReportSaysSo) {
     }
 }
 
-RunRequest perf_request(const PerfC2cCommand& perf) {
+RunRequest perf_request(const PerfCommand& perf) {
     RunRequest r;
     r.workload = "page-counter-charge";
     r.variants = {"v6.0"};
@@ -444,7 +444,7 @@ TEST_F(PerfC2cTest, ValidateRefusesBeforeAnyRunIsStored) {
     try {
         RunExecutor::validate(perf_request(fake(f)));
         FAIL() << "validate must refuse";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(),
                      "--c2c perf: perf c2c record failed: memory events not supported (exit 255)");
     }
