@@ -1,13 +1,15 @@
-// `--c2c perf` without a PMU: perf is replaced by a shell script that plays its part (the
-// probe's refusal, perf record's control-fifo handshake and SIGINT ending, perf c2c report's
-// text), so the process handling, the refusals before anything is stored, the run's tables
-// with its objects placed at their addresses and the cleanup of perf's files are all exercised.
+// `--c2c perf` without a PMU: perf is replaced by a shell script that plays its part
+// (fake_perf.hpp: the probe's refusal, perf record's control-fifo handshake and SIGINT ending,
+// perf c2c report's text), so the process handling, the refusals before anything is stored, the
+// run's tables with its objects placed at their addresses and the cleanup of perf's files are
+// all exercised.
 #include "collector/run/perf_c2c.hpp"
 #include "collector/run/progress.hpp"
 #include "collector/run/run_executor.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
 #include "engine/layout/layout_registry.hpp"
+#include "tests/cli/fake_perf.hpp"
 #include "tests/support/read_file.hpp"
 
 #include <algorithm>
@@ -29,16 +31,6 @@ using namespace collector;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 namespace fs = std::filesystem;
-
-// What the fake perf does at each step; the defaults are a perf that works.
-struct FakePerf {
-    std::string probe = "exit 0"; // `c2c record ... -- true`
-    std::string on_sigint =       // perf record writes its data, then re-raises
-        R"(trap 'echo "[ perf record: Captured and wrote 0.001 MB $out ]" >&2; trap - INT; kill -INT $$' INT)";
-    std::string before_ack;                 // after reading "enable"
-    std::string after_ack;                  // while "recording"
-    std::string report = R"(cat "$input")"; // `c2c report --stdio`: the recorded data by default
-};
 
 // perf c2c report --stdio of perf 6.1.187 for a recording without memory samples (this VM:
 // cpu-clock data), verbatim: its LLC-miss shares are "-nan%".
@@ -142,40 +134,8 @@ protected:
     }
 
     PerfCommand fake(const FakePerf& f) const {
-        const fs::path script = dir_ / "perf";
-        std::ofstream(script) << R"(#!/bin/sh
-out= ctl= ack= input=
-for a in "$@"; do
-  case "$a" in
-    --output=*) out="${a#--output=}" ;;
-    --input=*) input="${a#--input=}" ;;
-    --control=fifo:*) f="${a#--control=fifo:}"; ctl="${f%%,*}"; ack="${f#*,}" ;;
-  esac
-done
-case "$1 $2" in
-"c2c record")
-  printf '%s\n' "$@" > "$out"
-  if [ -z "$ctl" ]; then
-)" << f.probe << "\n  fi\n  " << f.on_sigint
-                              << R"(
-  echo "Events disabled" >&2
-  read -r command < "$ctl"
-  [ "$command" = enable ] || exit 3
-)" << f.before_ack << R"(
-  echo "Events enabled" >&2
-  echo ack > "$ack"
-)" << f.after_ack << R"(
-  while :; do sleep 0.05; done ;;
-"c2c report")
-  [ -f "$input" ] || { echo "failed to open $input" >&2; exit 1; }
-)" << f.report << R"(
-  exit 0 ;;
-esac
-echo "unexpected: $*" >&2
-exit 9
-)";
-        fs::permissions(script, fs::perms::owner_all);
-        return PerfCommand{script.string()};
+        write_fake_perf(f, dir_ / "perf");
+        return PerfCommand{(dir_ / "perf").string()};
     }
 
     // Nothing of perf's is left behind in TMPDIR.
