@@ -7,6 +7,7 @@
 #include "collector/store/lock_tables.hpp"
 #include "tests/cli/cli_test_support.hpp"
 #include "tests/cli/fake_perf.hpp"
+#include "tests/cli/perf_here.hpp"
 
 #include <cstdlib>
 #include <fmt/format.h>
@@ -207,6 +208,29 @@ TEST_F(CliRecord, UsageIsCheckedFirst) {
     const CliResult duration = record(working(), {"--duration", "1s", "--", "true"});
     EXPECT_THAT(duration.err, HasSubstr("--duration bounds a whole-machine recording"));
     EXPECT_FALSE(fs::exists(db()));
+}
+
+// As a user runs it here, with this machine's perf: where perf c2c record cannot record memory
+// events (this VM), the refusal in perf's words, before the command runs or a database exists.
+TEST(CliRecordHere, RefusesWithPerfsReasonBeforeTheCommandRuns) {
+    TempDir tmp;
+    const PerfC2cHere here = perf_c2c_here(tmp);
+    if (here.skip)
+        GTEST_SKIP() << *here.skip;
+    const CliResult r =
+        run_cli({"record", "--db", (tmp / "x.db").string(), "--", "touch", (tmp / "ran").string()},
+                tmp.path());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_THAT(r.err,
+                ::testing::StartsWith("hitmap-collect: error: record: perf c2c record failed: "));
+    EXPECT_THAT(r.err, ::testing::EndsWith(fmt::format(" (exit {})\n", here.status)));
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    if (here.said.starts_with("failed: ")) {
+        EXPECT_THAT(r.err, HasSubstr(here.said.substr(8, here.said.find('\n') - 8)));
+    }
+    EXPECT_FALSE(fs::exists(tmp / "ran"));
+    EXPECT_FALSE(fs::exists(tmp / "x.db"));
 }
 
 } // namespace
