@@ -8,6 +8,7 @@
 #include "tests/cli/cli_test_support.hpp"
 #include "tests/cli/fake_perf.hpp"
 #include "tests/cli/perf_here.hpp"
+#include "tests/support/scoped_tmpdir.hpp"
 
 #include <cstdlib>
 #include <fmt/format.h>
@@ -38,19 +39,6 @@ std::string pid_argument(const std::string& args) {
 // gate leave behind can be seen.
 class CliRecord : public ::testing::Test {
 protected:
-    void SetUp() override {
-        fs::create_directories(tmp_ / "tmp");
-        if (const char* old = std::getenv("TMPDIR"))
-            old_tmpdir_ = old;
-        ::setenv("TMPDIR", (tmp_ / "tmp").c_str(), 1);
-    }
-    void TearDown() override {
-        if (old_tmpdir_)
-            ::setenv("TMPDIR", old_tmpdir_->c_str(), 1);
-        else
-            ::unsetenv("TMPDIR");
-    }
-
     // A perf whose reports are the fixtures and which keeps each recorder's argv in
     // c2c.args and lock.args.
     FakePerf working() const {
@@ -75,7 +63,7 @@ protected:
     }
 
     TempDir tmp_;
-    std::optional<std::string> old_tmpdir_;
+    ScopedTmpdir tmpdir_{tmp_ / "tmp"};
 };
 
 TEST_F(CliRecord, CommandIntoOneRunWithCacheLinesLocksAndObjectsPlaced) {

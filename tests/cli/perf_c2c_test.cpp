@@ -11,6 +11,7 @@
 #include "engine/layout/layout_registry.hpp"
 #include "tests/cli/fake_perf.hpp"
 #include "tests/support/read_file.hpp"
+#include "tests/support/scoped_tmpdir.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -120,16 +121,10 @@ protected:
     void SetUp() override {
         std::random_device rd;
         dir_ = fs::temp_directory_path() / ("hitmap-perf-c2c-test-" + std::to_string(rd()));
-        fs::create_directories(dir_ / "tmp");
-        if (const char* old = std::getenv("TMPDIR"))
-            old_tmpdir_ = old;
-        ::setenv("TMPDIR", (dir_ / "tmp").c_str(), 1);
+        tmpdir_.emplace(dir_ / "tmp");
     }
     void TearDown() override {
-        if (old_tmpdir_)
-            ::setenv("TMPDIR", old_tmpdir_->c_str(), 1);
-        else
-            ::unsetenv("TMPDIR");
+        tmpdir_.reset();
         fs::remove_all(dir_);
     }
 
@@ -142,7 +137,7 @@ protected:
     bool scratch_empty() const { return fs::is_empty(dir_ / "tmp"); }
 
     fs::path dir_;
-    std::optional<std::string> old_tmpdir_;
+    std::optional<ScopedTmpdir> tmpdir_;
 };
 
 TEST(PerfFailureReason, PerfsOwnWordsOnOneLine) {
