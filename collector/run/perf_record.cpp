@@ -68,7 +68,10 @@ private:
     std::optional<ChildProcess> child_;
 };
 
-// Waits for the command to end; `cancel` forwards SIGINT once, then kills it after the grace.
+// Waits for the command to end. `cancel` sends SIGINT once to the command's process group, as
+// ^C at a terminal would (it leads a group of its own, so a ^C reached only the collector); after
+// the grace the group is killed. The command has not been reaped while this waits, so its pid
+// still names its group.
 ExitStatus wait_for_command(ChildProcess& command, std::atomic<bool>& cancel,
                             bool& ended_by_signal) {
     std::optional<Clock::time_point> interrupted;
@@ -77,11 +80,11 @@ ExitStatus wait_for_command(ChildProcess& command, std::atomic<bool>& cancel,
             return *status;
         if (cancel.load() && !interrupted) {
             ended_by_signal = true;
-            command.signal(SIGINT);
+            ::kill(-command.pid(), SIGINT);
             interrupted = Clock::now();
         }
         if (interrupted && Clock::now() - *interrupted > kCommandGrace)
-            command.signal(SIGKILL);
+            ::kill(-command.pid(), SIGKILL);
     }
 }
 
