@@ -117,6 +117,44 @@ std::string command_text(const std::vector<std::string>& command) {
     return fmt::format("{}", fmt::join(command, " "));
 }
 
+// perf's two reports of what was recorded.
+struct PerfTexts {
+    std::string c2c;
+    std::string lock;
+};
+
+// Both recorders around the command or of the whole machine, then their reports; nullopt when
+// `cancel` abandoned the reports. How the command ended and how long it all took go to `result`.
+std::optional<PerfTexts> capture(const RecordRequest& request, std::atomic<bool>& cancel,
+                                 RecordResult& result) {
+    std::optional<HeldCommand> command;
+    if (!request.command.empty())
+        command.emplace(request.command);
+    const std::vector<std::string> target =
+        command ? process_target(command->pid()) : system_wide_target();
+    PerfRecording c2c(request.perf, PerfRecorder::c2c, target);
+    PerfRecording lock(request.perf, PerfRecorder::lock, target);
+    const auto start = Clock::now();
+    if (command) {
+        command->release();
+        result.command = wait_for_command(command->child(), cancel, result.ended_by_signal);
+    } else {
+        wait_for_end(request.duration, cancel, result.ended_by_signal);
+    }
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    // The signal that ended the recording is spent: a second one abandons the reports.
+    cancel.store(false);
+    c2c.stop();
+    lock.stop();
+    std::optional<std::string> c2c_text = c2c.report(cancel);
+    if (!c2c_text)
+        return std::nullopt;
+    std::optional<std::string> lock_text = lock.report(cancel);
+    if (!lock_text)
+        return std::nullopt;
+    return PerfTexts{std::move(*c2c_text), std::move(*lock_text)};
+}
+
 } // namespace
 
 void validate_record(const RecordRequest& request) {
@@ -130,39 +168,13 @@ std::optional<RecordResult> record(const RecordRequest& request,
                                    const std::filesystem::path& db_path,
                                    std::atomic<bool>& cancel) {
     RecordResult result;
-    std::optional<HeldCommand> command;
-    if (!request.command.empty())
-        command.emplace(request.command);
-    const std::vector<std::string> target =
-        command ? process_target(command->pid()) : system_wide_target();
-    std::optional<std::string> c2c_text;
-    std::optional<std::string> lock_text;
-    {
-        PerfRecording c2c(request.perf, PerfRecorder::c2c, target);
-        PerfRecording lock(request.perf, PerfRecorder::lock, target);
-        const auto start = Clock::now();
-        if (command) {
-            command->release();
-            result.command = wait_for_command(command->child(), cancel, result.ended_by_signal);
-        } else {
-            wait_for_end(request.duration, cancel, result.ended_by_signal);
-        }
-        result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        // The signal that ended the recording is spent: a second one abandons the reports.
-        cancel.store(false);
-        c2c.stop();
-        lock.stop();
-        c2c_text = c2c.report(cancel);
-        if (c2c_text)
-            lock_text = lock.report(cancel);
-    }
-    if (!c2c_text || !lock_text)
+    const std::optional<PerfTexts> texts = capture(request, cancel, result);
+    if (!texts)
         return std::nullopt;
-
-    const perfc2c::C2cReport c2c_report = read_perf_c2c_report(*c2c_text, request.perf.asker);
-    c2c_text.reset();
+    const bool command = result.command.has_value();
+    const perfc2c::C2cReport c2c_report = read_perf_c2c_report(texts->c2c, request.perf.asker);
     std::vector<locks::LockStatReport> lock_tables =
-        read_lock_report(*lock_text, request.perf.asker);
+        read_lock_report(texts->lock, request.perf.asker);
     perfc2c::ImportedC2c imported =
         perf_c2c_tables(c2c_report, std::vector<perfc2c::PlacedLayout>{}, request.objects);
     result.shared_lines = c2c_report.shared_stat("Total Shared Cache Lines");
