@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -113,6 +114,27 @@ std::vector<locks::LockStatReport> read_lock_report(std::string_view text, std::
     }
 }
 
+// Whether exec would find `program` as the held shell's `exec` looks it up: a path as given, a
+// bare name in PATH (POSIX exec: an empty PATH entry is the current folder).
+bool runnable(const std::string& program) {
+    const auto executable = [](const std::filesystem::path& p) {
+        std::error_code e;
+        return std::filesystem::is_regular_file(p, e) && ::access(p.c_str(), X_OK) == 0;
+    };
+    if (program.find('/') != std::string::npos)
+        return executable(program);
+    const char* path = std::getenv("PATH");
+    const std::string_view dirs = path ? path : "/usr/bin:/bin";
+    for (std::size_t at = 0; at <= dirs.size();) {
+        const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+        const std::string_view dir = dirs.substr(at, end - at);
+        if (executable(std::filesystem::path(dir.empty() ? "." : dir) / program))
+            return true;
+        at = end + 1;
+    }
+    return false;
+}
+
 std::string command_text(const std::vector<std::string>& command) {
     return fmt::format("{}", fmt::join(command, " "));
 }
@@ -158,6 +180,11 @@ std::optional<PerfTexts> capture(const RecordRequest& request, std::atomic<bool>
 } // namespace
 
 void validate_record(const RecordRequest& request) {
+    if (!request.command.empty() && !runnable(request.command.front()))
+        throw CommandNotRunnable(fmt::format(
+            "{}: cannot run {}: {}", request.perf.asker, request.command.front(),
+            request.command.front().find('/') == std::string::npos ? "not found in PATH"
+                                                                   : "not an executable file"));
     for (const std::string& spec : request.objects)
         parse_object_spec(spec);
     probe_perf(request.perf, PerfRecorder::c2c);

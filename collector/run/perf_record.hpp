@@ -34,9 +34,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Refuses a request before anything runs: an --object spec that does not parse
-// (ObjectSpecError), a perf that is missing (PerfToolMissing) or cannot record memory events or
-// lock contention here (PerfFailed, perf's reason on one line).
+// The command is not a program exec would find (not in PATH, not an executable file).
+class CommandNotRunnable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Refuses a request before anything runs: a command that cannot be run (CommandNotRunnable), an
+// --object spec that does not parse (ObjectSpecError), a perf that is missing (PerfToolMissing) or
+// cannot record memory events or lock contention here (PerfFailed, perf's reason on one line).
 void validate_record(const RecordRequest& request);
 
 struct RecordResult {

@@ -195,6 +195,12 @@ TEST_F(CliRecord, UsageIsCheckedFirst) {
     EXPECT_EQ(both.status, 1);
     const CliResult duration = record(working(), {"--duration", "1s", "--", "true"});
     EXPECT_THAT(duration.err, HasSubstr("--duration bounds a whole-machine recording"));
+    const CliResult missing = record(working(), {"--", "hitmap-test-no-such-command", "x"});
+    EXPECT_EQ(missing.status, 1);
+    EXPECT_EQ(missing.err, "hitmap-collect: error: record: cannot run "
+                           "hitmap-test-no-such-command: not found in PATH\n");
+    const CliResult not_executable = record(working(), {"--", kLockReport.string()});
+    EXPECT_THAT(not_executable.err, HasSubstr(": not an executable file\n"));
     EXPECT_FALSE(fs::exists(db()));
 }
 
