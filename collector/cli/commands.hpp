@@ -32,6 +32,7 @@ void add_export_command(CLI::App& app);
 void add_doctor_command(CLI::App& app);
 void add_layout_command(CLI::App& app);
 void add_story_command(CLI::App& app);
+void add_record_command(CLI::App& app);
 
 // Shared by run and suite: validate, open the DB, execute, report failures and cancelling on
 // stderr; the runs for the caller's table (run_table.hpp).

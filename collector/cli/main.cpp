@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     hitmap::cli::add_report_command(app);
     hitmap::cli::add_predict_command(app);
     hitmap::cli::add_import_command(app);
+    hitmap::cli::add_record_command(app);
     hitmap::cli::add_reproduce_command(app);
     hitmap::cli::add_compare_command(app);
     hitmap::cli::add_merge_command(app);

@@ -61,8 +61,8 @@ SpawnError::SpawnError(const std::string& program, int error)
     , error_(error) {}
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv,
-                           const std::filesystem::path& stdout_file,
-                           const std::filesystem::path& stderr_file) {
+                           const std::optional<std::filesystem::path>& stdout_file,
+                           const std::optional<std::filesystem::path>& stderr_file) {
     if (argv.empty())
         throw SpawnError("(nothing)", EINVAL);
     SpawnSetup setup;
@@ -70,10 +70,12 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
     // would be closed again by the exec.
     constexpr int kOut = O_WRONLY | O_CREAT | O_TRUNC;
     ::posix_spawn_file_actions_addopen(&setup.actions_, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    ::posix_spawn_file_actions_addopen(&setup.actions_, STDOUT_FILENO, stdout_file.c_str(), kOut,
-                                       0600);
-    ::posix_spawn_file_actions_addopen(&setup.actions_, STDERR_FILENO, stderr_file.c_str(), kOut,
-                                       0600);
+    if (stdout_file)
+        ::posix_spawn_file_actions_addopen(&setup.actions_, STDOUT_FILENO, stdout_file->c_str(),
+                                           kOut, 0600);
+    if (stderr_file)
+        ::posix_spawn_file_actions_addopen(&setup.actions_, STDERR_FILENO, stderr_file->c_str(),
+                                           kOut, 0600);
     // The child starts with default dispositions and nothing blocked, whatever this process
     // ignores or masks (a shell without job control starts background jobs with SIGINT
     // ignored, and perf record is stopped by SIGINT).

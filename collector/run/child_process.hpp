@@ -1,9 +1,9 @@
 #pragma once
-// A program the collector runs (perf), without a shell: argv as given, looked up in PATH as a
-// shell would, stdin from /dev/null, stdout and stderr into files, in a process group of its
-// own (a ^C at the terminal reaches the collector, which stops the child itself). A child
-// still running when the object goes is killed and reaped: a failed or cancelled run leaves no
-// process behind.
+// A program the collector runs (perf, the command `record` records), without a shell: argv as
+// given, looked up in PATH as a shell would, stdin from /dev/null, stdout and stderr into files
+// or the collector's own, in a process group of its own (a ^C at the terminal reaches the
+// collector, which stops the child itself). A child still running when the object goes is killed
+// and reaped: a failed or cancelled run leaves no process behind.
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -39,9 +39,11 @@ private:
 
 class ChildProcess {
 public:
-    // Throws SpawnError when argv[0] cannot be started.
-    ChildProcess(const std::vector<std::string>& argv, const std::filesystem::path& stdout_file,
-                 const std::filesystem::path& stderr_file);
+    // Throws SpawnError when argv[0] cannot be started. An output without a file is the
+    // collector's own.
+    ChildProcess(const std::vector<std::string>& argv,
+                 const std::optional<std::filesystem::path>& stdout_file,
+                 const std::optional<std::filesystem::path>& stderr_file);
     ~ChildProcess(); // SIGKILL and reap when still running
     ChildProcess(ChildProcess&& other) noexcept;
     ChildProcess(const ChildProcess&) = delete;

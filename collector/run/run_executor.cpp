@@ -96,7 +96,7 @@ ValidatedRequest RunExecutor::validate(RunRequest request) {
         choose_c2c(request, workload.info(), perf::detect_pmu());
     if (request.c2c.source == C2cSource::perf &&
         choose_c2c(request, workload.info(), {}).path == C2cPath::perf)
-        probe_perf_c2c(request.c2c.perf);
+        probe_perf(request.c2c.perf, PerfRecorder::c2c);
     for (const PlannedRun& plan : plan_runs(request)) {
         if (plan.repetition == 0)
             workload.validate(workload_config(request, plan, C2cPath::off));

@@ -19,9 +19,11 @@ namespace hitmap::collector {
 enum class C2cSource { off, automatic, software, hardware, perf };
 using c2c::ModelCpus;
 
-// The perf tool `--c2c perf` runs: a name looked up in PATH or a path (tests give a fake).
-struct PerfC2cCommand {
+// The perf tool `--c2c perf` and `record` run: a name looked up in PATH or a path (tests give
+// a fake). `asker` begins perf's messages, naming what the user asked for.
+struct PerfCommand {
     std::string program = "perf";
+    std::string asker = "--c2c perf";
 };
 
 struct C2cOptions {
@@ -30,7 +32,7 @@ struct C2cOptions {
     engine::TraceWindow window;
     engine::TraceClock clock = engine::TraceClock::operation;
     ModelCpus model_cpus = ModelCpus::recorded;
-    PerfC2cCommand perf;
+    PerfCommand perf;
     // Software c2c writes the replayed trace beside the database, for `predict` and `optimize`
     // to replay again; false drops it once the run's cacheline tables are stored (a 1 s traced
     // run of a 2-thread workload leaves about 20 MB).

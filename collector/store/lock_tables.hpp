@@ -24,7 +24,7 @@ enum class LockSource {
     engine,    // the engine's instrumented locks, measured by this run
     kernel,    // /proc/lock_stat read around this run
     lockstat,  // imported /proc/lock_stat text
-    perf_lock, // imported perf lock contention / report output
+    perf_lock, // perf lock contention / report output: imported, or recorded by `record`
 };
 
 // The text stored in lock_table.source: "engine", "kernel", "lockstat", "perf-lock".

@@ -3,6 +3,7 @@
 // on one line, before a database exists; where it can, there is nothing to refuse and the test
 // says so. A perf missing from PATH is refused by name.
 #include "tests/cli/cli_test_support.hpp"
+#include "tests/cli/perf_here.hpp"
 
 #include <cstdlib>
 #include <fmt/format.h>
@@ -28,18 +29,11 @@ std::vector<std::string> perf_run(const TempDir& tmp) {
 
 TEST(CliRunPerfC2c, RefusesWithPerfsReasonBeforeADatabaseExists) {
     TempDir tmp;
-    // What perf itself says here, run as the collector runs it.
-    const std::string probe = fmt::format("perf c2c record -o {} -- true >/dev/null 2>{}",
-                                          shell_quote((tmp / "probe.data").string()),
-                                          shell_quote((tmp / "probe.err").string()));
-    const int raw = std::system(probe.c_str());
-    ASSERT_TRUE(WIFEXITED(raw));
-    const int status = WEXITSTATUS(raw);
-    if (status == 127)
-        GTEST_SKIP() << "perf is not installed here";
-    if (status == 0)
-        GTEST_SKIP() << "perf c2c record works here: --c2c perf runs instead of refusing";
-    const std::string said = read_file(tmp / "probe.err");
+    const PerfC2cHere here = perf_c2c_here(tmp);
+    if (here.skip)
+        GTEST_SKIP() << *here.skip;
+    const int status = here.status;
+    const std::string& said = here.said;
 
     const CliResult r = run_cli(perf_run(tmp), tmp.path());
     EXPECT_EQ(r.status, 1);

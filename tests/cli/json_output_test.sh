@@ -45,6 +45,14 @@ else
     echo "skipped import perf-c2c --json: no shared fixtures at '$shared'"
     echo import-perf-c2c >>"$dir/ran"
 fi
+if perf c2c record -o "$dir/c2c.data" -- true >/dev/null 2>&1 &&
+    perf lock record -o "$dir/lock.data" -- true >/dev/null 2>&1; then
+    json record record --db "$scratch" --json -- true
+else
+    # cli_record_tests parses record --json from a stand-in perf.
+    echo "skipped record --json: perf cannot record memory events or lock contention here"
+    echo record >>"$dir/ran"
+fi
 json reproduce reproduce yosry-2023 --quick --simulate --progress none --db "$scratch" --json
 json compare compare 1 2 --db "$db" --json
 json export export --runs 1,2 --db "$db" --json

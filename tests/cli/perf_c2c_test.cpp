@@ -1,14 +1,17 @@
-// `--c2c perf` without a PMU: perf is replaced by a shell script that plays its part (the
-// probe's refusal, perf record's control-fifo handshake and SIGINT ending, perf c2c report's
-// text), so the process handling, the refusals before anything is stored, the run's tables
-// with its objects placed at their addresses and the cleanup of perf's files are all exercised.
+// `--c2c perf` without a PMU: perf is replaced by a shell script that plays its part
+// (fake_perf.hpp: the probe's refusal, perf record's control-fifo handshake and SIGINT ending,
+// perf c2c report's text), so the process handling, the refusals before anything is stored, the
+// run's tables with its objects placed at their addresses and the cleanup of perf's files are
+// all exercised.
 #include "collector/run/perf_c2c.hpp"
 #include "collector/run/progress.hpp"
 #include "collector/run/run_executor.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
 #include "engine/layout/layout_registry.hpp"
+#include "tests/cli/fake_perf.hpp"
 #include "tests/support/read_file.hpp"
+#include "tests/support/scoped_tmpdir.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -29,16 +32,6 @@ using namespace collector;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 namespace fs = std::filesystem;
-
-// What the fake perf does at each step; the defaults are a perf that works.
-struct FakePerf {
-    std::string probe = "exit 0"; // `c2c record ... -- true`
-    std::string on_sigint =       // perf record writes its data, then re-raises
-        R"(trap 'echo "[ perf record: Captured and wrote 0.001 MB $out ]" >&2; trap - INT; kill -INT $$' INT)";
-    std::string before_ack;                 // after reading "enable"
-    std::string after_ack;                  // while "recording"
-    std::string report = R"(cat "$input")"; // `c2c report --stdio`: the recorded data by default
-};
 
 // perf c2c report --stdio of perf 6.1.187 for a recording without memory samples (this VM:
 // cpu-clock data), verbatim: its LLC-miss shares are "-nan%".
@@ -128,61 +121,23 @@ protected:
     void SetUp() override {
         std::random_device rd;
         dir_ = fs::temp_directory_path() / ("hitmap-perf-c2c-test-" + std::to_string(rd()));
-        fs::create_directories(dir_ / "tmp");
-        if (const char* old = std::getenv("TMPDIR"))
-            old_tmpdir_ = old;
-        ::setenv("TMPDIR", (dir_ / "tmp").c_str(), 1);
+        tmpdir_.emplace(dir_ / "tmp");
     }
     void TearDown() override {
-        if (old_tmpdir_)
-            ::setenv("TMPDIR", old_tmpdir_->c_str(), 1);
-        else
-            ::unsetenv("TMPDIR");
+        tmpdir_.reset();
         fs::remove_all(dir_);
     }
 
-    PerfC2cCommand fake(const FakePerf& f) const {
-        const fs::path script = dir_ / "perf";
-        std::ofstream(script) << R"(#!/bin/sh
-out= ctl= ack= input=
-for a in "$@"; do
-  case "$a" in
-    --output=*) out="${a#--output=}" ;;
-    --input=*) input="${a#--input=}" ;;
-    --control=fifo:*) f="${a#--control=fifo:}"; ctl="${f%%,*}"; ack="${f#*,}" ;;
-  esac
-done
-case "$1 $2" in
-"c2c record")
-  printf '%s\n' "$@" > "$out"
-  if [ -z "$ctl" ]; then
-)" << f.probe << "\n  fi\n  " << f.on_sigint
-                              << R"(
-  echo "Events disabled" >&2
-  read -r command < "$ctl"
-  [ "$command" = enable ] || exit 3
-)" << f.before_ack << R"(
-  echo "Events enabled" >&2
-  echo ack > "$ack"
-)" << f.after_ack << R"(
-  while :; do sleep 0.05; done ;;
-"c2c report")
-  [ -f "$input" ] || { echo "failed to open $input" >&2; exit 1; }
-)" << f.report << R"(
-  exit 0 ;;
-esac
-echo "unexpected: $*" >&2
-exit 9
-)";
-        fs::permissions(script, fs::perms::owner_all);
-        return PerfC2cCommand{script.string()};
+    PerfCommand fake(const FakePerf& f) const {
+        write_fake_perf(f, dir_ / "perf");
+        return PerfCommand{(dir_ / "perf").string()};
     }
 
     // Nothing of perf's is left behind in TMPDIR.
     bool scratch_empty() const { return fs::is_empty(dir_ / "tmp"); }
 
     fs::path dir_;
-    std::optional<std::string> old_tmpdir_;
+    std::optional<ScopedTmpdir> tmpdir_;
 };
 
 TEST(PerfFailureReason, PerfsOwnWordsOnOneLine) {
@@ -206,32 +161,32 @@ TEST_F(PerfC2cTest, ProbeRefusesWithPerfsReasonAndExitStatus) {
     FakePerf f;
     f.probe = "echo 'failed: memory events not supported' >&2; exit 255";
     try {
-        probe_perf_c2c(fake(f));
+        probe_perf(fake(f), PerfRecorder::c2c);
         FAIL() << "the probe must refuse";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(),
                      "--c2c perf: perf c2c record failed: memory events not supported (exit 255)");
     }
     EXPECT_TRUE(scratch_empty());
-    EXPECT_NO_THROW(probe_perf_c2c(fake(FakePerf{})));
+    EXPECT_NO_THROW(probe_perf(fake(FakePerf{}), PerfRecorder::c2c));
     EXPECT_TRUE(scratch_empty());
 }
 
 TEST_F(PerfC2cTest, MissingPerfIsItsOwnError) {
     try {
-        probe_perf_c2c(PerfC2cCommand{(dir_ / "no-such-dir" / "perf").string()});
+        probe_perf(PerfCommand{(dir_ / "no-such-dir" / "perf").string()}, PerfRecorder::c2c);
         FAIL() << "a missing program must refuse";
     } catch (const PerfToolMissing& e) {
         EXPECT_THAT(e.what(), HasSubstr("no-such-dir/perf: No such file or directory"));
     }
     try {
-        probe_perf_c2c(PerfC2cCommand{"hitmap-test-no-such-perf"});
+        probe_perf(PerfCommand{"hitmap-test-no-such-perf"}, PerfRecorder::c2c);
         FAIL() << "a program not in PATH must refuse";
     } catch (const PerfToolMissing& e) {
         EXPECT_STREQ(e.what(), "--c2c perf: hitmap-test-no-such-perf not found in PATH (Debian: "
                                "apt-get install linux-perf)");
     }
-    EXPECT_THROW(PerfC2cRecording{PerfC2cCommand{"hitmap-test-no-such-perf"}}, PerfToolMissing);
+    EXPECT_THROW(PerfC2cRecording{PerfCommand{"hitmap-test-no-such-perf"}}, PerfToolMissing);
     EXPECT_TRUE(scratch_empty());
 }
 
@@ -262,7 +217,7 @@ TEST_F(PerfC2cTest, PerfThatFailsWhileRecordingGivesItsReason) {
     try {
         recording.stop();
         FAIL() << "stop must report perf's failure";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(), "--c2c perf: perf c2c record failed: failed to mmap with 12 (Cannot "
                                "allocate memory) (exit 1)");
     }
@@ -274,7 +229,7 @@ TEST_F(PerfC2cTest, PerfThatExitsBeforeAcknowledgingRefusesAtOnce) {
     try {
         PerfC2cRecording recording(fake(f));
         FAIL() << "the recording must not start";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(),
                      "--c2c perf: perf c2c record failed: no permission to attach (exit 2)");
     }
@@ -286,7 +241,7 @@ TEST_F(PerfC2cTest, BoundedWaitsForAnAckAndForTheEnd) {
     silent.before_ack = "while :; do sleep 0.05; done";
     // The fake never acks: returning at all is the bounded wait (no elapsed time is asserted,
     // which a loaded VM could stretch).
-    EXPECT_THROW((PerfC2cRecording{fake(silent), std::chrono::milliseconds(300)}), PerfC2cFailed);
+    EXPECT_THROW((PerfC2cRecording{fake(silent), std::chrono::milliseconds(300)}), PerfFailed);
     EXPECT_TRUE(scratch_empty()); // the silent perf was killed, its files removed
 
     FakePerf deaf;
@@ -295,7 +250,7 @@ TEST_F(PerfC2cTest, BoundedWaitsForAnAckAndForTheEnd) {
     try {
         recording.stop(std::chrono::milliseconds(300));
         FAIL() << "a perf that ignores SIGINT must not be waited for forever";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_THAT(e.what(), HasSubstr("did not finish within 0.3 s of SIGINT"));
     }
 }
@@ -319,7 +274,7 @@ TEST_F(PerfC2cTest, FailedReportGivesPerfsReason) {
     try {
         recording.report(cancel);
         FAIL() << "report must refuse";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(), "--c2c perf: perf c2c report failed: The perf.data data has no "
                                "samples! (exit 1)");
     }
@@ -427,7 +382,7 @@ TEST(PerfC2cTables, UnreadableReportSaysSo) {
     }
 }
 
-RunRequest perf_request(const PerfC2cCommand& perf) {
+RunRequest perf_request(const PerfCommand& perf) {
     RunRequest r;
     r.workload = "page-counter-charge";
     r.variants = {"v6.0"};
@@ -444,7 +399,7 @@ TEST_F(PerfC2cTest, ValidateRefusesBeforeAnyRunIsStored) {
     try {
         RunExecutor::validate(perf_request(fake(f)));
         FAIL() << "validate must refuse";
-    } catch (const PerfC2cFailed& e) {
+    } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(),
                      "--c2c perf: perf c2c record failed: memory events not supported (exit 255)");
     }
