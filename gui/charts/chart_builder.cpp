@@ -66,7 +66,7 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     }
     // Many narrow bars take their numbers upright, which needs more room above the tallest.
     const bool upright = categories.size() * static_cast<qsizetype>(sets.size()) > 8;
-    const double headroom = upright ? 1.8 : 1.2;
+    const double headroom = upright ? 2.2 : 1.2;
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     for (const QString& c : categories) {
@@ -112,7 +112,10 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     for (QBarSet* set : series->barSets())
         set->setLabelColor(QColor(0x22, 0x22, 0x22));
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    series->setLabelsPrecision(4);
+    // Four significant digits, and every digit of a whole number: 'g' at four turned counts
+    // such as 1,716,000 into "1.716E+06".
+    series->setLabelsPrecision(
+        std::max(4, top >= 1 ? static_cast<int>(std::floor(std::log10(top))) + 1 : 0));
     series->setLabelsAngle(upright ? -90 : 0);
     series->setLabelsVisible(true);
     return chart;
