@@ -67,15 +67,15 @@ std::vector<Column<PredictionCells>> prediction_columns() {
     return {
         {QStringLiteral("Object"), [](const PredictionCells& r) { return r.object; }},
         {QStringLiteral("Field"), [](const PredictionCells& r) { return r.field; }},
-        {QStringLiteral("Recorded HITM/1k op"),
+        {QStringLiteral("Recorded HITM/1k"),
          [](const PredictionCells& r) { return variant_or_unknown(r.recorded); },
          [num](const PredictionCells& r) { return text_or_unknown(r.recorded, num); }},
-        {QStringLiteral("Predicted HITM/1k op"),
+        {QStringLiteral("Predicted HITM/1k"),
          [](const PredictionCells& r) { return variant_or_unknown(r.predicted); },
          [num](const PredictionCells& r) { return text_or_unknown(r.predicted, num); },
          {},
          true},
-        {QStringLiteral("Measured HITM/1k op"),
+        {QStringLiteral("Measured HITM/1k"),
          [](const PredictionCells& r) { return variant_or_unknown(r.measured); },
          [num](const PredictionCells& r) { return text_or_unknown(r.measured, num); },
          {},
@@ -127,7 +127,9 @@ CompareView::CompareView(QWidget* parent)
     bottom->addWidget(prediction_box);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
-    bottom->setSizes({600, 400}); // the table's size hint would otherwise squeeze the chart
+    // Even: the chart draws a dozen fields in half the width, and the prediction table needs
+    // its three numbers beside object and field (at 600:400 they were scrolled off).
+    bottom->setSizes({500, 500});
 
     // The strips scroll: a struct touched on 19 lines is 19 strips of 96 pixels, which made
     // the window taller than a laptop's screen.
