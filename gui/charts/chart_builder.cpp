@@ -71,9 +71,11 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
     auto* x = new QBarCategoryAxis;
     for (const QString& c : categories) {
         // Categories are unique to the axis: two long names that elide alike stay two.
-        QString shown = shown_text(c);
+        // Qt Charts draws a category as rich text: "<32ns" vanished as a tag and
+        // "&counter->lock" lost its '&', so the name goes in escaped.
+        QString shown = shown_text(c).toHtmlEscaped();
         for (int n = 2; x->categories().contains(shown); ++n)
-            shown = QStringLiteral("%1 (%2)").arg(shown_text(c)).arg(n);
+            shown = QStringLiteral("%1 (%2)").arg(shown_text(c).toHtmlEscaped()).arg(n);
         x->append(shown);
     }
     // Field names stay whole when there are a dozen of them; upright, the first one does not
