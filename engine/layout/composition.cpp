@@ -76,7 +76,7 @@ std::string with_member(const Composition& c) {
 
 // A user member layout recovered from the container it was composed into: its size is the
 // distance between the first two copies, its offsets are relative to the first copy's start,
-// which depends on its alignment; the alignment is the one whose composition gives the
+// which depends on its alignment; the alignment is the smallest whose composition gives the
 // container back. A container with one copy does not say the member's size: nullopt.
 std::optional<Layout> recover_member(const Layout& container, const Composition& c,
                                      std::string_view shape, std::string name) {
@@ -113,7 +113,13 @@ std::optional<Layout> recover_member(const Layout& container, const Composition&
             if (inside)
                 member.placement[f] = FieldPlacement{p.offset - base, p.size};
         }
-        if (inside && same_placement(compose(c, shape, member), container))
+        if (!inside)
+            continue;
+        // A smaller alignment can place every field alike and still be wrong: the struct's
+        // size and alignment tell (the copies after the first start elsewhere).
+        const Layout composed = compose(c, shape, member);
+        if (same_placement(composed, container) && composed.size == container.size &&
+            composed.align == container.align)
             return member;
     }
     return std::nullopt;
