@@ -13,6 +13,7 @@
 #include "collector/report/unknown.hpp"
 #include "collector/run/progress.hpp"
 #include "collector/trace/trace_file.hpp"
+#include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/composition.hpp"
 #include "engine/layout/layout_loader.hpp"
 #include "engine/layout/layout_registry.hpp"

@@ -20,8 +20,9 @@ const StructType& page_counter_type() {
                       "children_min_usage", "elow", "low_usage", "children_low_usage", "watermark",
                       "local_watermark", "failcnt", "protection_support", "track_failcnt",
                       "parent"}};
-        // The C types of include/linux/page_counter.h (v6.15): the usages are atomic_long_t,
-        // the two switches bool, parent a struct page_counter *, the rest unsigned long.
+        // The C types of include/linux/page_counter.h: the five usages are atomic_long_t,
+        // parent a struct page_counter *, the rest unsigned long (v6.0); the switches
+        // protection_support and track_failcnt are bool (v6.15).
         t.roles.assign(kCount, FieldRole::plain);
         for (const Field f : {usage, min_usage, children_min_usage, low_usage, children_low_usage})
             t.roles[f] = FieldRole::hot_counter;
