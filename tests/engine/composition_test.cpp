@@ -1,9 +1,10 @@
-// Generic composition (engine/layout/composition.hpp) on toy types registered as a plugin would
-// register them: toy_outer embeds toy_mid twice (left, right), which embeds toy_leaf twice (x,
-// y), so the leaf sits at two depths below the outer struct.
+// Generic composition (engine/layout/composition.hpp) on toy types registered through a plugin's
+// registrar: toy_outer embeds toy_mid twice (left, right), which embeds toy_leaf twice (x, y),
+// so the leaf sits at two depths below the outer struct.
 #include "engine/layout/composition.hpp"
 #include "engine/layout/layout_error.hpp"
 #include "engine/layout/layout_registry.hpp"
+#include "engine/plugin/plugin_api.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@ struct Toys {
     const StructType* outer = nullptr;
     const Composition* mid_of_leaf = nullptr;
     const Composition* outer_of_mid = nullptr;
+    std::vector<std::string> added; // the registrar's account
 };
 
 // `own_head` then the member's fields under each path, then `own_tail`; sizes alike.
@@ -36,40 +38,44 @@ StructType embedding(std::string name, std::vector<std::string> own_head,
 const Toys& toys() {
     static const Toys t = [] {
         Toys out;
-        out.leaf = &add_struct_type(StructType{"toy_leaf", {"n", "lim"}}, {8, 8});
-        Layout a1{out.leaf, "a1", 16, 8, {FieldPlacement{0, 8}, FieldPlacement{8, 8}}};
-        add_layout(a1);
+        PluginRegistrar registrar;
+        out.leaf = &registrar.struct_type(StructType{"toy_leaf", {"n", "lim"}}, {8, 8});
+        registrar.layout(
+            Layout{out.leaf, "a1", 16, 8, {FieldPlacement{0, 8}, FieldPlacement{8, 8}}});
 
         // toy_mid: int head; toy_leaf x; CACHELINE_PADDING; toy_leaf y; long tail.
         StructType mid = embedding("toy_mid", {"head"}, {"tail"}, *out.leaf, {"x", "y"});
-        out.mid = &add_struct_type(mid, {4, 8, 8, 8, 8, 8});
-        out.mid_of_leaf = &add_composition({out.mid,
-                                            out.leaf,
-                                            {"x", "y"},
-                                            1,
-                                            {{"b1",
-                                              "a1",
-                                              {{ShapeMember::block, "head", 8, 8, {{0, 0}}},
-                                               {ShapeMember::embedded, "x", 0, 0, {}, 0},
-                                               {ShapeMember::line_padding, "padding", 0, 64},
-                                               {ShapeMember::embedded, "y", 0, 0, {}, 1},
-                                               {ShapeMember::block, "tail", 8, 8, {{5, 0}}}}}}});
+        out.mid = &registrar.struct_type(mid, {4, 8, 8, 8, 8, 8});
+        registrar.composition({out.mid,
+                               out.leaf,
+                               {"x", "y"},
+                               1,
+                               {{"b1",
+                                 "a1",
+                                 {{ShapeMember::block, "head", 8, 8, {{0, 0}}},
+                                  {ShapeMember::embedded, "x", 0, 0, {}, 0},
+                                  {ShapeMember::line_padding, "padding", 0, 64},
+                                  {ShapeMember::embedded, "y", 0, 0, {}, 1},
+                                  {ShapeMember::block, "tail", 8, 8, {{5, 0}}}}}}});
 
         // toy_outer: long id; toy_mid left; toy_mid right.
         StructType outer = embedding("toy_outer", {"id"}, {}, mid, {"left", "right"});
         std::vector<std::uint32_t> sizes{8};
         for (int copy = 0; copy < 2; ++copy)
             sizes.insert(sizes.end(), {4, 8, 8, 8, 8, 8});
-        out.outer = &add_struct_type(outer, sizes);
-        out.outer_of_mid = &add_composition({out.outer,
-                                             out.mid,
-                                             {"left", "right"},
-                                             1,
-                                             {{"c1",
-                                               "b1",
-                                               {{ShapeMember::block, "id", 8, 8, {{0, 0}}},
-                                                {ShapeMember::embedded, "left", 0, 0, {}, 0},
-                                                {ShapeMember::embedded, "right", 0, 0, {}, 1}}}}});
+        out.outer = &registrar.struct_type(outer, sizes);
+        registrar.composition({out.outer,
+                               out.mid,
+                               {"left", "right"},
+                               1,
+                               {{"c1",
+                                 "b1",
+                                 {{ShapeMember::block, "id", 8, 8, {{0, 0}}},
+                                  {ShapeMember::embedded, "left", 0, 0, {}, 0},
+                                  {ShapeMember::embedded, "right", 0, 0, {}, 1}}}}});
+        out.mid_of_leaf = composition_of(*out.mid);
+        out.outer_of_mid = composition_of(*out.outer);
+        out.added = registrar.added();
         return out;
     }();
     return t;
@@ -82,6 +88,17 @@ std::uint32_t offset_of(const Layout& l, std::string_view field) {
 // A user leaf layout no registry knows: each field on a line of its own half.
 Layout wide_leaf() {
     return Layout{toys().leaf, "a-wide", 64, 64, {FieldPlacement{0, 8}, FieldPlacement{32, 8}}};
+}
+
+TEST(Composition, APluginRegistersItsCompositions) {
+    const Toys& t = toys();
+    ASSERT_NE(t.mid_of_leaf, nullptr);
+    ASSERT_NE(t.outer_of_mid, nullptr);
+    EXPECT_EQ(t.outer_of_mid->member, t.mid);
+    EXPECT_EQ(t.added,
+              (std::vector<std::string>{"struct toy_leaf", "layout toy_leaf a1", "struct toy_mid",
+                                        "composition toy_mid of toy_leaf", "struct toy_outer",
+                                        "composition toy_outer of toy_mid"}));
 }
 
 TEST(Composition, ComposesAtTwoDepths) {
