@@ -27,6 +27,9 @@ StructCopies::StructCopies(const engine::StructType& type,
     : type_(&type) {
     std::optional<engine::Layout> seen;
     for (const engine::ObjectInfo& o : objects) {
+        // An object of an unknown struct (none in the registry) holds no copy.
+        if (!o.layout.type)
+            continue;
         const unsigned embedded =
             o.layout.type == &type ? 0 : engine::embedded_copies(*o.layout.type, type);
         if (o.layout.type != &type && embedded == 0)

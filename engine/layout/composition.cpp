@@ -292,6 +292,8 @@ Layout embedded_layout(const Layout& container, const StructType& member) {
 }
 
 bool holds_member_layout(const Layout& container, const Layout& member) {
+    if (!container.type || !member.type)
+        return false;
     const auto chain = embedding_chain(*container.type, *member.type);
     if (chain.empty())
         return false;
