@@ -13,8 +13,10 @@
 namespace hitmap::layoutopt {
 
 enum class CStyle {
-    padding, // CACHELINE_PADDING(_padN_) between lines, as page_counter has since v6.1
-    groups,  // and each line between __cacheline_group_begin(lineK) and _end(lineK)
+    // CACHELINE_PADDING(_padN_) between lines, as page_counter has since v6.1
+    padding,
+    // and each line between __cacheline_group_begin(lineK) and _end(lineK)
+    groups,
 };
 
 // "padding" or "groups"; nullopt otherwise.
