@@ -1,7 +1,6 @@
 #include "collector/analysis/layout_catalog.hpp"
 
-#include "engine/layout/layout_error.hpp"
-#include "engine/layout/mem_cgroup_layout.hpp"
+#include "engine/layout/composition.hpp"
 
 #include <algorithm>
 
@@ -25,36 +24,13 @@ void add_distinct(std::vector<engine::Layout>& layouts, const engine::Layout& l)
 
 bool same_layout(const engine::Layout& a, const engine::Layout& b) {
     return a.type == b.type && a.size == b.size && a.align == b.align &&
-           std::equal(a.placement.begin(), a.placement.end(), b.placement.begin(),
-                      b.placement.end(), [](const auto& x, const auto& y) {
-                          return x.has_value() == y.has_value() &&
-                                 (!x || (x->offset == y->offset && x->size == y->size));
-                      });
+           engine::same_placement(a, b);
 }
 
 bool records_layout(const engine::Layout& recorded, const engine::Layout& layout) {
     if (recorded.type == layout.type)
         return same_layout(recorded, layout);
-    const auto shape = engine::shape_of(recorded);
-    if (layout.type != &engine::page_counter_type() || !shape)
-        return false;
-    engine::Layout composed;
-    try {
-        composed = engine::compose_mem_cgroup(*shape, layout);
-    } catch (const engine::LayoutError&) {
-        return false;
-    }
-    // Only the counters: the rest of the struct is the shape's, as the run's build had it.
-    for (unsigned c = 0; c < engine::kCounters; ++c)
-        for (engine::FieldId f = 0; f < engine::pc::kCount; ++f) {
-            const engine::FieldId m =
-                engine::counter_field(engine::Counter(c), engine::pc::Field(f));
-            if (composed.has(m) != recorded.has(m) ||
-                (composed.has(m) && (composed.at(m).offset != recorded.at(m).offset ||
-                                     composed.at(m).size != recorded.at(m).size)))
-                return false;
-        }
-    return true;
+    return engine::holds_member_layout(recorded, layout);
 }
 
 std::optional<StructHeat> struct_heat(const store::RunRecord& run, const store::C2cData& data,
@@ -62,16 +38,24 @@ std::optional<StructHeat> struct_heat(const store::RunRecord& run, const store::
     StructHeat heat{run, &type, nullptr, {}, 0, 0, data.traced_ops(), data.trace.known, {}};
     heat.fields.resize(type.fields.size());
     const auto own = [&](const engine::ObjectInfo& o) { return o.layout.type == &type; };
-    const bool embedded = std::none_of(data.objects.begin(), data.objects.end(), own) &&
-                          &type == &engine::page_counter_type();
-    if (embedded)
-        heat.container = &engine::mem_cgroup_type();
-    // The field of `type` an object's field `f` is, if any.
-    const auto field_of = [&](engine::FieldId f) -> std::optional<engine::FieldId> {
+    if (std::none_of(data.objects.begin(), data.objects.end(), own)) {
+        const auto embeds = std::find_if(
+            data.objects.begin(), data.objects.end(), [&](const engine::ObjectInfo& o) {
+                return o.layout.type && engine::embedded_copies(*o.layout.type, type) > 0;
+            });
+        if (embeds != data.objects.end())
+            heat.container = embeds->layout.type;
+    }
+    const bool embedded = heat.container != nullptr;
+    // The copy of `type` and its field an object's field `f` is, if any.
+    const auto member_of = [&](engine::FieldId f) -> std::optional<engine::MemberField> {
         if (!embedded)
-            return f < heat.fields.size() ? std::optional(f) : std::nullopt;
-        const auto member = engine::counter_member(f);
-        return member ? std::optional<engine::FieldId>(member->field) : std::nullopt;
+            return f < heat.fields.size() ? std::optional(engine::MemberField{0, f}) : std::nullopt;
+        return engine::embedded_field(*heat.container, type, f);
+    };
+    const auto field_of = [&](engine::FieldId f) -> std::optional<engine::FieldId> {
+        const auto member = member_of(f);
+        return member ? std::optional(member->field) : std::nullopt;
     };
     std::vector<engine::ObjectId> objects;
     for (const engine::ObjectInfo& o : data.objects) {
@@ -79,12 +63,16 @@ std::optional<StructHeat> struct_heat(const store::RunRecord& run, const store::
             continue;
         objects.push_back(o.id);
         add_distinct(heat.recorded, o.layout);
-        if (!embedded)
+        if (!embedded) {
             ++heat.instances;
-        else
-            for (unsigned c = 0; c < engine::kCounters; ++c)
-                heat.instances +=
-                    o.layout.has(engine::counter_field(engine::Counter(c), engine::pc::usage));
+        } else {
+            // The copies the layout places any field of.
+            std::vector<bool> placed(engine::embedded_copies(*heat.container, type));
+            for (engine::FieldId f = 0; f < o.layout.placement.size(); ++f)
+                if (const auto member = member_of(f); member && o.layout.has(f))
+                    placed[member->copy] = true;
+            heat.instances += std::count(placed.begin(), placed.end(), true);
+        }
         if (!sampled(data.trace))
             for (engine::FieldId f = 0; f < o.layout.placement.size(); ++f)
                 if (const auto mine = field_of(f); mine && o.layout.has(f) && !heat.fields[*mine])
@@ -123,10 +111,13 @@ LayoutCatalog read_layout_catalog(store::Database& db) {
             if (std::find(types.begin(), types.end(), o.layout.type) == types.end())
                 types.push_back(o.layout.type);
         }
-        // A memcg run's page_counters, inside its mem_cgroups.
-        if (std::find(types.begin(), types.end(), &engine::mem_cgroup_type()) != types.end() &&
-            std::find(types.begin(), types.end(), &engine::page_counter_type()) == types.end())
-            types.push_back(&engine::page_counter_type());
+        // The structs embedded in the run's objects (a memcg run's page_counters, inside its
+        // mem_cgroups), at any depth.
+        for (std::size_t i = 0, own = types.size(); i < own; ++i)
+            for (const engine::Composition* c = engine::composition_of(*types[i]); c;
+                 c = engine::composition_of(*c->member))
+                if (std::find(types.begin(), types.end(), c->member) == types.end())
+                    types.push_back(c->member);
         for (const engine::StructType* type : types)
             catalog.heats.push_back(*struct_heat(run, *data, *type));
     }

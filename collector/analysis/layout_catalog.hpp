@@ -18,9 +18,9 @@ namespace hitmap::analysis {
 // not placement: a stored "v6.0" is the built-in v6.0).
 bool same_layout(const engine::Layout& a, const engine::Layout& b);
 
-// Whether objects recorded under `recorded` had `layout`: the same layout, or for a
-// page_counter, a mem_cgroup of a built-in shape whose four counters sit as `layout` places
-// them (what `--layout page_counter=...` composes).
+// Whether objects recorded under `recorded` had `layout`: the same layout, or for a struct
+// embedded in the recorded one (a page_counter in a mem_cgroup), a container of a built-in shape
+// whose copies sit as `layout` places them (what `--layout page_counter=...` composes).
 bool records_layout(const engine::Layout& recorded, const engine::Layout& layout);
 
 // One layout as a database holds it, with the origin of the first run that recorded it (empty
@@ -52,7 +52,7 @@ struct StructHeat {
     std::vector<std::optional<c2c::ClassCounts>> fields;
 };
 
-// nullopt when none of the run's objects is of `type` (or, for page_counter, a mem_cgroup).
+// nullopt when none of the run's objects is of `type` or embeds it (engine::embedded_copies).
 std::optional<StructHeat> struct_heat(const store::RunRecord& run, const store::C2cData& data,
                                       const engine::StructType& type);
 

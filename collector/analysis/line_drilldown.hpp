@@ -20,7 +20,8 @@ namespace hitmap::analysis {
 // One perf c2c Pareto row: an (offset, code address) of the line.
 struct CodeRow {
     std::uint32_t offset = 0;
-    std::string field; // the run's field at the offset ("memory.usage", or perf's "+0x30")
+    // The run's field at the offset ("memory.usage", or perf's "+0x30")
+    std::string field;
     std::optional<std::string> code_address, symbol, object, source, pid, tid;
     // perf's "Node{cpu list}" of the CPUs that ran the code: "0{0-1,4}  1{24}".
     std::optional<std::string> cpus;

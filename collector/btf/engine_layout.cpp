@@ -6,7 +6,6 @@
 #include "engine/layout/layout_registry.hpp"
 
 #include <algorithm>
-#include <array>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <string_view>
@@ -14,18 +13,6 @@
 namespace hitmap::btf {
 
 namespace {
-
-// Engine fields that stand for the first word of a larger member.
-struct Alias {
-    std::string_view struct_name, field, member;
-};
-constexpr std::array kAliases{
-    // struct percpu_ref {unsigned long percpu_count_ptr; struct percpu_ref_data *data;}
-    // (include/linux/percpu-refcount.h, v5.9+): css_get()/css_put() touch the first word.
-    Alias{"mem_cgroup", "css.refcnt", "css.refcnt.percpu_count_ptr"},
-    // struct mem_cgroup_id {int id; refcount_t ref;} (include/linux/memcontrol.h).
-    Alias{"mem_cgroup", "id", "id.id"},
-};
 
 // Fields every built-in (or plugin) layout of `type` places: the engine reaches them in every
 // variant. With no known layout at all, every field.
@@ -53,9 +40,9 @@ std::string_view kind_word(MemberKind kind) {
 
 std::string btf_member_path(const engine::StructType& type, engine::FieldId field) {
     const std::string& name = type.fields[field];
-    for (const Alias& a : kAliases)
-        if (a.struct_name == type.name && a.field == name)
-            return std::string(a.member);
+    for (const auto& [alias, member] : type.btf_members)
+        if (alias == name)
+            return member;
     return name;
 }
 

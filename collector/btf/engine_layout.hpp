@@ -10,8 +10,8 @@
 
 namespace hitmap::btf {
 
-// The BTF member path an engine field stands for: "css.refcnt" of mem_cgroup is the member
-// css.refcnt.percpu_count_ptr; most fields are their own path.
+// The BTF member path an engine field stands for, as its struct type declares
+// (StructType::btf_members); most fields are their own path.
 std::string btf_member_path(const engine::StructType& type, engine::FieldId field);
 
 // The engine's fields placed where the BTF puts them, with what could not be placed.

@@ -2,8 +2,8 @@
 
 #include "collector/btf/struct_layout.hpp"
 #include "collector/btf/touched_layout.hpp"
+#include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/layout_error.hpp"
-#include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -25,8 +25,10 @@ enum class MemberKind {
 };
 
 struct Member {
-    std::string path; // "memory.usage", "cgwb_frn[0].bdi_id"; an anonymous one: its parent's
-    std::string type; // the C type: "atomic_long_t", "struct page_counter *", "long[9]"
+    // "memory.usage", "cgwb_frn[0].bdi_id"; an anonymous one: its parent's
+    std::string path;
+    // The C type: "atomic_long_t", "struct page_counter *", "long[9]"
+    std::string type;
     MemberKind kind = MemberKind::field;
     bool is_union = false;        // composite/anonymous: a union, whose members overlap
     unsigned depth = 0;           // 0 for the struct's own members
@@ -60,7 +62,8 @@ struct Hole {
 };
 
 struct StructLayout {
-    std::string name;        // "page_counter"
+    // "page_counter"
+    std::string name;
     bool is_union = false;   // `layout show` also reads unions
     std::uint32_t size = 0;  // sizeof
     std::uint32_t align = 1; // inferred from the offsets, as for Member::forced_align

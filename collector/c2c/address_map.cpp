@@ -1,8 +1,8 @@
 #include "collector/c2c/address_map.hpp"
 
 #include "collector/c2c/errors.hpp"
+#include "engine/layout/composition.hpp"
 #include "engine/layout/layout_error.hpp"
-#include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -13,9 +13,10 @@
 #include "collector/report/unknown.hpp"
 #include "collector/run/progress.hpp"
 #include "collector/trace/trace_file.hpp"
+#include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/composition.hpp"
 #include "engine/layout/layout_loader.hpp"
 #include "engine/layout/layout_registry.hpp"
-#include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <algorithm>

@@ -4,8 +4,8 @@
 #include "collector/cli/commands.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/store/layout_table.hpp"
+#include "engine/layout/composition.hpp"
 #include "engine/layout/layout_error.hpp"
-#include "engine/layout/mem_cgroup_layout.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -55,23 +55,19 @@ std::optional<CStyle> parse_c_style(std::string_view text) {
 }
 
 std::string c_type(const engine::StructType& type, engine::FieldId field) {
-    if (&type == &engine::page_counter_type()) {
-        using namespace engine::pc;
-        switch (field) {
-        case usage:
-        case min_usage:
-        case children_min_usage:
-        case low_usage:
-        case children_low_usage:
-            return "atomic_long_t";
-        case parent:
-            return "struct page_counter *";
-        case protection_support:
-        case track_failcnt:
-            return "bool";
-        default:
-            return "unsigned long";
-        }
+    switch (type.role(field)) {
+    case engine::FieldRole::hot_counter:
+        return "atomic_long_t";
+    case engine::FieldRole::lock:
+        return "spinlock_t";
+    case engine::FieldRole::parent:
+        return fmt::format("struct {} *", type.name);
+    case engine::FieldRole::flag:
+        return "bool";
+    case engine::FieldRole::limit:
+        return "unsigned long";
+    case engine::FieldRole::plain:
+        break;
     }
     switch (engine::natural_field_size(type, field)) {
     case 1:

@@ -13,16 +13,18 @@
 namespace hitmap::layoutopt {
 
 enum class CStyle {
-    padding, // CACHELINE_PADDING(_padN_) between lines, as page_counter has since v6.1
-    groups,  // and each line between __cacheline_group_begin(lineK) and _end(lineK)
+    // CACHELINE_PADDING(_padN_) between lines, as page_counter has since v6.1
+    padding,
+    // and each line between __cacheline_group_begin(lineK) and _end(lineK)
+    groups,
 };
 
 // "padding" or "groups"; nullopt otherwise.
 std::optional<CStyle> parse_c_style(std::string_view text);
 
-// The field's C type: include/linux/page_counter.h's for page_counter (atomic_long_t usage,
-// unsigned long limits, struct page_counter *parent, bool flags of v6.15); for another struct,
-// an unsigned type of the field's size.
+// The field's C type, from the role its struct type declares for it (engine::FieldRole: an
+// atomic_long_t hot counter, an unsigned long limit, a pointer to the parent, a bool flag); for
+// a plain field, an unsigned type of the field's size.
 std::string c_type(const engine::StructType& type, engine::FieldId field);
 
 // Throws OptimizeError when a field name is not a C identifier, or when the layout is not line

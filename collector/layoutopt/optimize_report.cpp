@@ -5,6 +5,7 @@
 #include "collector/report/prediction.hpp"
 #include "collector/report/unknown.hpp"
 #include "engine/layout/builtin_layouts.hpp"
+#include "engine/layout/composition.hpp"
 #include "engine/layout/layout_loader.hpp"
 
 #include <algorithm>
@@ -20,15 +21,33 @@ struct Column {
     std::string role; // "current", "#1", "built-in", "measured"
     std::uint32_t size = 0;
     std::vector<std::optional<double>> fields; // by FieldId of the struct
-    std::optional<double> limits;              // page_counter's limit fields; nullopt otherwise
+    std::optional<double> limits;              // the limit fields; nullopt when the struct has none
     std::optional<double> struct_lines;        // lines holding the struct's fields
     std::optional<double> usage_lines;
     std::optional<double> all;
     std::optional<double> model;
 };
 
-bool is_page_counter(const OptimizeResult& r) {
-    return r.current.layout.type == &engine::page_counter_type();
+// The fields the struct type declares limits (engine::FieldRole::limit).
+std::vector<engine::FieldId> limit_fields(const OptimizeResult& r) {
+    return r.current.layout.type->fields_with(engine::FieldRole::limit);
+}
+
+// What the limit rows and "lines holding usage" stand for, from the type's metadata: its limit
+// fields and who reads them, and the charged field of the struct the run embeds it in (or its
+// own).
+std::string limits_note(const engine::StructType& type) {
+    std::string names;
+    for (const engine::FieldId f : type.fields_with(engine::FieldRole::limit))
+        names += fmt::format("{}{}", names.empty() ? "" : ", ", type.fields[f]);
+    std::string out = fmt::format("limit fields: {}, read by {}", names, type.limits_read_by);
+    const auto containers = engine::containers_of(type);
+    const engine::StructType& charged_in =
+        containers.empty() ? type : *containers.front()->container;
+    for (const std::string& f : charged_in.fields)
+        if (engine::is_charged_usage(charged_in, f))
+            return out + fmt::format("; lines holding usage: those of the charged {}\n", f);
+    return out + "\n";
 }
 
 Column column(const OptimizeResult& r, const OptimizeContext& context, const store::C2cData& data,
@@ -38,9 +57,9 @@ Column column(const OptimizeResult& r, const OptimizeContext& context, const sto
     Column c{layout.version, std::move(role), layout.size, {}, {}, {}, {}, {}, {}};
     for (const std::uint64_t t : by_field)
         c.fields.push_back(report::per_thousand(t, ops));
-    if (is_page_counter(r)) {
+    if (const auto limits_of = limit_fields(r); !limits_of.empty()) {
         std::uint64_t limits = 0;
-        for (const engine::pc::Field f : engine::pc::kLimitFields)
+        for (const engine::FieldId f : limits_of)
             limits += by_field[f];
         c.limits = report::per_thousand(limits, ops);
     }
@@ -133,7 +152,7 @@ std::string format_optimization(const OptimizeResult& r, const OptimizeContext& 
         }
         out += row(type.fields[f], [&](const Column& c) { return rate(c.fields[f]); });
     }
-    if (is_page_counter(r))
+    if (!limit_fields(r).empty())
         out += row("limit fields", [&](const Column& c) { return rate(c.limits); });
     out += row(fmt::format("lines holding {}", type.name),
                [&](const Column& c) { return rate(c.struct_lines); });
@@ -149,9 +168,8 @@ std::string format_optimization(const OptimizeResult& r, const OptimizeContext& 
             names += (names.empty() ? "" : ", ") + n;
         out += fmt::format("never accessed (placed where they cost nothing): {}\n", names);
     }
-    if (is_page_counter(r))
-        out += "limit fields: min, low, high, max, read by every charge (mm/page_counter.c, "
-               "mm/memcontrol.c); lines holding usage: those of the charged memory.usage\n";
+    if (!limit_fields(r).empty())
+        out += limits_note(type);
     out += "ranked by all lines of the run; the pairwise model is what the search minimised\n";
     if (r.proposals.empty())
         return out;

@@ -2,7 +2,7 @@
 
 #include "collector/layoutopt/errors.hpp"
 #include "collector/layoutopt/line_layout.hpp"
-#include "engine/layout/mem_cgroup_layout.hpp"
+#include "engine/layout/composition.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -64,10 +64,11 @@ OptimizeResult optimize(const OptimizeRequest& request, const store::C2cData& re
     if (max_lines == 0)
         throw OptimizeError(fmt::format("--max-size {} is less than one {}-byte line",
                                         request.max_size, kLineSize));
-    if (request.type == &engine::mem_cgroup_type())
-        throw OptimizeError("struct mem_cgroup is composed around members the model does not "
-                            "probe (docs/LAYOUTS.md): optimize the page_counters it embeds "
-                            "(--optimize page_counter)");
+    if (const engine::Composition* c = engine::composition_of(*request.type))
+        throw OptimizeError(fmt::format("struct {} is composed around members the model does not "
+                                        "probe (docs/LAYOUTS.md): optimize the {}s it embeds "
+                                        "(--optimize {})",
+                                        c->container->name, c->member->name, c->member->name));
     const StructCopies copies(*request.type, recorded.objects);
     const engine::Layout& current = copies.current();
     const engine::StructType& type = *request.type;

@@ -3,7 +3,7 @@
 #include "collector/c2c/replay.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/unknown.hpp"
-#include "engine/layout/mem_cgroup_layout.hpp"
+#include "engine/layout/builtin_layouts.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

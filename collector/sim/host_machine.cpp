@@ -75,9 +75,9 @@ double simulated_handoff_ns(const MachineDescription& m) {
     const double seconds =
         sim.run(2, {}, {}, registry, [&](unsigned cpu, const std::atomic<bool>&) {
             for (std::uint32_t i = cpu; i < 2 * kSimulated; i += 2) {
-                while (line.load(kTurn, engine::Site::page_counter_charge) != i)
+                while (line.load(kTurn, engine::kUnmodelledSite) != i)
                     line.wait_for_write(sim, kTurn);
-                line.store(kTurn, i + 1, engine::Site::page_counter_charge);
+                line.store(kTurn, i + 1, engine::kUnmodelledSite);
             }
         });
     return seconds * 1e9 / (2.0 * kSimulated);

@@ -1,5 +1,6 @@
 #include "engine/layout/builtin_layouts.hpp"
 
+#include "engine/layout/composition.hpp"
 #include "engine/layout/kmem_layouts.hpp"
 #include "engine/layout/layout_registry.hpp"
 #include "engine/layout/mem_cgroup_layout.hpp"
@@ -12,11 +13,26 @@
 namespace hitmap::engine {
 
 const StructType& page_counter_type() {
-    static const StructType type{"page_counter",
-                                 {"usage", "min", "low", "high", "max", "emin", "min_usage",
-                                  "children_min_usage", "elow", "low_usage", "children_low_usage",
-                                  "watermark", "local_watermark", "failcnt", "protection_support",
-                                  "track_failcnt", "parent"}};
+    static const StructType type = [] {
+        using namespace pc;
+        StructType t{"page_counter",
+                     {"usage", "min", "low", "high", "max", "emin", "min_usage",
+                      "children_min_usage", "elow", "low_usage", "children_low_usage", "watermark",
+                      "local_watermark", "failcnt", "protection_support", "track_failcnt",
+                      "parent"}};
+        // The C types of include/linux/page_counter.h: the five usages are atomic_long_t,
+        // parent a struct page_counter *, the rest unsigned long (v6.0); the switches
+        // protection_support and track_failcnt are bool (v6.15).
+        t.roles.assign(kCount, FieldRole::plain);
+        for (const Field f : {usage, min_usage, children_min_usage, low_usage, children_low_usage})
+            t.roles[f] = FieldRole::hot_counter;
+        for (const Field f : kLimitFields)
+            t.roles[f] = FieldRole::limit;
+        t.roles[protection_support] = t.roles[track_failcnt] = FieldRole::flag;
+        t.roles[parent] = FieldRole::parent;
+        t.limits_read_by = "every charge (mm/page_counter.c, mm/memcontrol.c)";
+        return t;
+    }();
     return type;
 }
 
@@ -86,17 +102,21 @@ std::uint32_t natural_field_size(const StructType& type, FieldId field) {
         return field == rc::lock ? 4 : 8; // spinlock_t: the 4-byte ticket lock, no debug
     if (&type == &css_v2_6_31_type())
         return 4;
-    if (&type == &mem_cgroup_type()) {
-        if (field == mcg::id)
-            return 4;
-        if (field >= mcg::counters_begin && field < mcg::socket_pressure)
-            return natural_field_size(
-                page_counter_type(),
-                static_cast<FieldId>((field - mcg::counters_begin) % pc::kCount));
-    }
+    if (&type == &mem_cgroup_type() && field == mcg::id)
+        return 4;
+    // An embedded struct's field is as large as in the struct itself.
+    if (const Composition* c = composition_of(type))
+        if (const auto member = member_field(*c, field))
+            return natural_field_size(*c->member, member->field);
     if (const std::uint32_t size = memcg_stat_natural_field_size(type, field))
         return size;
     return kmem_natural_field_size(type, field);
+}
+
+bool is_charged_usage(const StructType& type, std::string_view field) {
+    if (&type == &mem_cgroup_type())
+        return field == "memory.usage";
+    return (&type == &page_counter_type() || &type == &res_counter_type()) && field == "usage";
 }
 
 namespace {
@@ -166,10 +186,10 @@ std::vector<Layout> make_builtin_layouts() {
                                {parent, {168, 8}}}));
     // struct mem_cgroup of each modelled version, around that version's page_counter.
     const std::size_t page_counters = all.size();
-    for (const std::string_view shape : mem_cgroup_shapes())
+    for (const Shape& shape : composition_of(mem_cgroup_type())->shapes)
         for (std::size_t i = 0; i < page_counters; ++i)
-            if (all[i].version == shape_page_counter(shape))
-                all.push_back(compose_mem_cgroup(shape, all[i]));
+            if (all[i].version == shape.member_version)
+                all.push_back(compose_mem_cgroup(shape.version, all[i]));
     {
         // memcg_stock_pcp (fidelity.md §3, docs/LAYOUTS.md): work_struct 32 bytes, flags last.
         // From patch 2 the object stock is {objcg, pgdat, nr_bytes, two slab counts}; patch 4

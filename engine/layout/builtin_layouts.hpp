@@ -93,6 +93,9 @@ std::span<const StructType* const> struct_types();
 // The size of a field's C type (8 for longs and pointers, 4 for unsigned int, 1 for bool):
 // a layout must give each field exactly this size.
 std::uint32_t natural_field_size(const StructType& type, FieldId field);
+// The field every charge read-modify-writes: page_counter's usage, mem_cgroup's memory.usage,
+// res_counter's usage. Reports total the transfers of the lines that hold one.
+bool is_charged_usage(const StructType& type, std::string_view field);
 // A built-in struct type or a plugin's (layout_registry.hpp) by name.
 const StructType* find_struct_type(std::string_view name);
 

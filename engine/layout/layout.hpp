@@ -6,17 +6,39 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hitmap::engine {
 
 using FieldId = std::uint8_t;
 
+// What a field is to the paths that touch it: metadata a type declares beside its fields, from
+// which reports group fields and the C declaration of a layout takes the field's type. A field
+// no role is declared for is plain (an integer of its natural size).
+enum class FieldRole : std::uint8_t {
+    plain,
+    hot_counter, // an atomic counter the hot paths read-modify-write (atomic_long_t)
+    limit,       // read-mostly: read on every pass of the hot path, written rarely
+    lock,        // a lock word (spinlock_t)
+    parent,      // a pointer to the parent object, of the same type ("struct TYPE *")
+    flag,        // a bool
+};
+
 struct StructType {
-    std::string name;                // e.g. "page_counter"
-    std::vector<std::string> fields; // index = FieldId, the same in every layout of the type
+    std::string name;                  // e.g. "page_counter"
+    std::vector<std::string> fields;   // index = FieldId, the same in every layout of the type
+    std::vector<FieldRole> roles = {}; // by FieldId; a field past the end is plain
+    // Who reads the limit fields, with the source that says so; empty when none is a limit.
+    std::string limits_read_by = {};
+    // Fields that stand for the first word of a larger member, by the member's path in BTF:
+    // {field, member path} ("css.refcnt" is the first word of "css.refcnt.percpu_count_ptr").
+    std::vector<std::pair<std::string, std::string>> btf_members = {};
 
     std::optional<FieldId> field_id(std::string_view field) const;
+    FieldRole role(FieldId field) const;
+    // The fields of `role`, in FieldId order.
+    std::vector<FieldId> fields_with(FieldRole role) const;
 };
 
 struct FieldPlacement {
@@ -41,5 +63,8 @@ struct Layout {
     const FieldPlacement& at(FieldId f) const { return *placement[f]; }
     std::string_view field_name(FieldId f) const { return type->fields[f]; }
 };
+
+// Whether two layouts place every field alike (offset and size; version and origin aside).
+bool same_placement(const Layout& a, const Layout& b);
 
 } // namespace hitmap::engine

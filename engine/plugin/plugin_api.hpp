@@ -5,7 +5,8 @@
 //   void hitmap_plugin_register(hitmap::engine::PluginRegistrar&);
 //
 // HITMAP_PLUGIN(function) defines both. Through the registrar a plugin adds workloads, struct
-// types, their layouts and probe sites to the same registries the built-ins are in, so `run`,
+// types, their compositions (a struct embedding another), their layouts and probe sites to the
+// same registries the built-ins are in, so `run`,
 // `list`, `report`, `predict`, `--simulate` and the GUI's run dialog treat them alike.
 //
 // A plugin is C++ built against these headers: its workloads derive from engine::Workload and
@@ -22,6 +23,7 @@
 // static initialisers therefore run twice (once in that child) and should have no side effects.
 // Whatever a plugin's registration, validate() or run() throws, std::exception or not, fails
 // the load or the run rather than the process.
+#include "engine/layout/composition.hpp"
 #include "engine/layout/layout.hpp"
 #include "engine/probe/site.hpp"
 #include "engine/workloads/workload.hpp"
@@ -33,7 +35,8 @@
 
 namespace hitmap::engine {
 
-inline constexpr std::uint32_t kPluginAbiVersion = 2;
+// 3: StructType carries field roles and BTF member aliases; compositions.
+inline constexpr std::uint32_t kPluginAbiVersion = 3;
 
 class PluginRegistrar {
 public:
@@ -41,6 +44,9 @@ public:
     void workload(const Workload& w);
     // A struct type with the C size of each field; the returned type is the one to lay out.
     const StructType& struct_type(StructType type, std::vector<std::uint32_t> field_sizes);
+    // A struct type that embeds another at named paths (engine/layout/composition.hpp), with
+    // the shapes its layouts are composed from; `--layout MEMBER=VERSION` then recomposes it.
+    void composition(Composition c);
     // A layout of a struct type this plugin added; `--layout STRUCT=VERSION` finds it.
     void layout(Layout layout);
     // A probe site named as perf would print the function (at most eight per process).

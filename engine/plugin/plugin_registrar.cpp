@@ -56,6 +56,12 @@ const StructType& PluginRegistrar::struct_type(StructType type,
     return stored;
 }
 
+void PluginRegistrar::composition(Composition c) {
+    const Composition& stored = add_composition(std::move(c));
+    added_.push_back(
+        fmt::format("composition {} of {}", stored.container->name, stored.member->name));
+}
+
 void PluginRegistrar::layout(Layout layout) {
     const std::string line =
         fmt::format("layout {} {}", layout.type ? layout.type->name : "?", layout.version);

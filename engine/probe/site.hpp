@@ -64,6 +64,11 @@ enum class Site : std::uint16_t {
 
 std::string_view site_name(std::uint16_t site);
 
+// The site of an access no modelled path makes (the host calibration's ping-pong line): under a
+// uniform calibration every site costs the same, so which one it is does not matter; this one
+// keeps the figures the probe gave before it had a name.
+inline constexpr Site kUnmodelledSite = Site::page_counter_charge;
+
 // The next free plugin site, named `name` from now on. Throws std::length_error when all eight
 // are taken, std::invalid_argument when the name is empty or already a site's.
 Site add_plugin_site(std::string_view name);

@@ -13,7 +13,8 @@ namespace hitmap::gui {
 
 struct StripBox {
     engine::FieldId field = 0;
-    QString name;             // the field's whole path: "memory.usage"
+    // The field's whole path: "memory.usage"
+    QString name;
     QString label;            // the box's: the shortest unambiguous among the object's fields
                               // (analysis::short_field_names), as every strip and report names it
     std::uint32_t offset = 0; // first byte within the strip

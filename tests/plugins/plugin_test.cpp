@@ -108,7 +108,7 @@ TEST(Plugin, AWrongAbiVersionIsRefusedAndNothingIsStored) {
                  "1", "--iterations", "10", "--c2c", "off", "--db", db.string()},
                 dir.path());
     EXPECT_EQ(r.status, 1);
-    EXPECT_THAT(r.err, HasSubstr("built for plugin ABI 9999, this hitmap has ABI 2"));
+    EXPECT_THAT(r.err, HasSubstr("built for plugin ABI 9999, this hitmap has ABI 3"));
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_FALSE(std::filesystem::exists(db));
 }
