@@ -91,8 +91,8 @@ PairSection compare(store::Database& db, const RunSection& before, const RunSect
     if (const engine::ObjectInfo* object = b && a ? hottest_object(*b) : nullptr) {
         c.object = object->name;
         c.fields = field_pairs(*b, *a, object->name, request.fields);
-        c.fields_unit = report::rate_unit(report::rate_basis(*b));
-        c.fields_axis = report::hitm_axis_title(report::rate_basis(*b));
+        c.fields_basis = report::rate_basis(*b);
+        c.fields_unit = report::rate_unit(c.fields_basis);
     } else {
         c.no_fields_reason = !b || !a ? "both runs need cacheline data to compare fields"
                                       : "the runs' cacheline data names no object";

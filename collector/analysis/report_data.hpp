@@ -7,6 +7,7 @@
 #include "collector/analysis/lock_changes.hpp"
 #include "collector/analysis/run_detail.hpp"
 #include "collector/analysis/scaling.hpp"
+#include "collector/report/rate.hpp"
 #include "collector/report/report_origin.hpp"
 
 #include <cstddef>
@@ -71,7 +72,7 @@ struct PairSection {
     std::optional<std::string> no_fields_reason;
     std::vector<FieldPair> fields; // HITM in `fields_unit`, the hottest first
     std::string fields_unit; // report::rate_unit: "per 1k traced operations", "% of captured HITM"
-    std::string fields_axis; // report::hitm_axis_title: "HITM/1k ops", "% of captured HITM"
+    std::optional<report::RateBasis> fields_basis; // what `fields` are in proportion to
     std::vector<LockChange> locks;
     std::optional<std::int64_t> prediction_run;
     std::optional<report::Prediction> prediction;

@@ -25,14 +25,14 @@ void add_story_command(CLI::App& app) {
         store::Database db =
             store::Database::open(o->db, {.create_if_missing = false, .read_only = true});
         const auto story = analysis::find_story(db.runs());
-        // The layouts the after run's objects were recorded under, as `predict BEFORE --layout
-        // STRUCT=VERSION ...` takes them: the before run's trace replayed under them is the
-        // prediction the Compare view sets beside the after run.
-        nlohmann::json after_layouts = nlohmann::json::array();
-        if (story && story->after)
-            for (const auto& l : store::run_layouts(db, *story->after))
-                after_layouts.push_back(l.layout.struct_name + "=" + l.layout.version);
         if (o->json) {
+            // The layouts the after run's objects were recorded under, as `predict BEFORE
+            // --layout STRUCT=VERSION ...` takes them: the before run's trace replayed under them
+            // is the prediction the Compare view sets beside the after run.
+            nlohmann::json after_layouts = nlohmann::json::array();
+            if (story && story->after)
+                for (const auto& l : store::run_layouts(db, *story->after))
+                    after_layouts.push_back(l.layout.struct_name + "=" + l.layout.version);
             fmt::print("{}\n", story ? report::json_text(nlohmann::json{
                                            {"workload", story->workload},
                                            {"before_variant", story->story.before},

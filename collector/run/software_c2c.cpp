@@ -93,8 +93,7 @@ std::string id_ranges(std::vector<std::int64_t> ids) {
     return out;
 }
 
-} // namespace
-
+// One capped run, with its counts.
 std::string trace_cap_warning(std::int64_t run_id, const TraceCap& cap) {
     return fmt::format("run {}: its trace holds {} of its {} operations ({} records dropped): a "
                        "thread's {} MiB trace buffer filled, so its cacheline tables describe the "
@@ -102,6 +101,8 @@ std::string trace_cap_warning(std::int64_t run_id, const TraceCap& cap) {
                        run_id, cap.traced_ops, cap.ops, cap.dropped_records, cap.buffer_mib,
                        kTraceCapAdvice);
 }
+
+} // namespace
 
 std::string trace_caps_warning(const std::vector<std::pair<std::int64_t, TraceCap>>& caps) {
     if (caps.size() == 1)

@@ -30,10 +30,8 @@ struct TraceCap {
 std::optional<TraceCap> trace_cap(const engine::WorkloadResult& result,
                                   const store::TraceInfo& trace, const C2cOptions& options);
 
-// The user's line for one capped run.
-std::string trace_cap_warning(std::int64_t run_id, const TraceCap& cap);
-
-// One line for the capped runs of a batch (a suite): a line per run would bury its tables.
+// The user's line for capped runs: one run named with its counts; a batch's (a suite's) in one
+// line naming the runs, since a line per run would bury its tables.
 std::string trace_caps_warning(const std::vector<std::pair<std::int64_t, TraceCap>>& caps);
 
 } // namespace hitmap::collector

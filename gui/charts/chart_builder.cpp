@@ -73,9 +73,10 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
         // Categories are unique to the axis: two long names that elide alike stay two.
         // Qt Charts draws a category as rich text: "<32ns" vanished as a tag and
         // "&counter->lock" lost its '&', so the name goes in escaped.
-        QString shown = shown_text(c).toHtmlEscaped();
+        const QString name = shown_text(c).toHtmlEscaped();
+        QString shown = name;
         for (int n = 2; x->categories().contains(shown); ++n)
-            shown = QStringLiteral("%1 (%2)").arg(shown_text(c).toHtmlEscaped()).arg(n);
+            shown = QStringLiteral("%1 (%2)").arg(name).arg(n);
         x->append(shown);
     }
     // Field names stay whole when there are a dozen of them; upright, the first one does not
@@ -124,8 +125,8 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
 }
 
 QChart* field_chart(const QString& object, const QString& before, const QString& after,
-                    const std::vector<analysis::FieldPair>& fields, const QString& unit,
-                    const QString& axis) {
+                    const std::vector<analysis::FieldPair>& fields,
+                    const std::optional<report::RateBasis>& basis) {
     QStringList categories;
     BarSet b{before, {}}, a{after, {}};
     for (const auto& f : fields) {
@@ -133,9 +134,9 @@ QChart* field_chart(const QString& object, const QString& before, const QString&
         b.values << f.before;
         a.values << f.after;
     }
-    return bar_chart(
-        QObject::tr("HITM per field of one object, %1 (%2)").arg(shown_text(object), unit),
-        categories, {b, a}, axis);
+    return bar_chart(QObject::tr("HITM per field of one object, %1 (%2)")
+                         .arg(shown_text(object), QString::fromStdString(report::rate_unit(basis))),
+                     categories, {b, a}, QString::fromStdString(report::hitm_axis_title(basis)));
 }
 
 QChart* lock_chart(const QString& before, const QString& after,

@@ -4,10 +4,12 @@
 #include "collector/analysis/comparison.hpp"
 #include "collector/analysis/lock_changes.hpp"
 #include "collector/analysis/scaling.hpp"
+#include "collector/report/rate.hpp"
 
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 class QChart;
@@ -29,13 +31,12 @@ enum class ValueScale { linear, log };
 QChart* bar_chart(const QString& title, const QStringList& categories,
                   const std::vector<BarSet>& sets, const QString& value_axis,
                   ValueScale scale = ValueScale::linear);
-// HITM of one object's fields in two runs (the compare view, the report), in `unit`
-// (report::rate_unit: "per 1k traced operations", or two captures' "% of captured HITM"), which
-// the title names in full and the value axis as `axis` (report::hitm_axis_title: a chart's
-// height elides a long axis title).
+// HITM of one object's fields in two runs (the compare view, the report), put in proportion by
+// `basis`: the title names the unit in full (report::rate_unit), the value axis briefly
+// (report::hitm_axis_title: a chart's height elides a long axis title).
 QChart* field_chart(const QString& object, const QString& before, const QString& after,
-                    const std::vector<analysis::FieldPair>& fields, const QString& unit,
-                    const QString& axis);
+                    const std::vector<analysis::FieldPair>& fields,
+                    const std::optional<report::RateBasis>& basis);
 // Contentions of the busiest `limit` lock classes in two runs, on a log scale (a fix takes
 // them down by orders of magnitude).
 QChart* lock_chart(const QString& before, const QString& after,

@@ -49,8 +49,7 @@ public:
         if (p.fields.empty())
             return {};
         return chart(field_chart(QString::fromStdString(p.object), label(r, p.before),
-                                 label(r, p.after), p.fields, QString::fromStdString(p.fields_unit),
-                                 QString::fromStdString(p.fields_axis)));
+                                 label(r, p.after), p.fields, p.fields_basis));
     }
 
     std::string line_strips(const analysis::Report& r, const analysis::PairSection& p) override {

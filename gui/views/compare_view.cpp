@@ -91,10 +91,7 @@ CompareView::CompareView(QWidget* parent)
     , after_(new QComboBox(this))
     , summary_(new QLabel(this))
     , strips_(new StripGrid(this))
-    , chart_view_(chart_view(
-          field_chart({}, {}, {}, {}, QString::fromStdString(report::rate_unit(std::nullopt)),
-                      QString::fromStdString(report::hitm_axis_title(std::nullopt))),
-          this))
+    , chart_view_(chart_view(field_chart({}, {}, {}, {}, std::nullopt), this))
     , prediction_summary_(new QLabel(this))
     , predictions_(new DataTable(tr("Filter objects or fields…"), this))
     , sections_(new QTabWidget(this))
@@ -269,11 +266,9 @@ bool CompareView::setData(std::shared_ptr<const CompareData> data) {
 
     // Bars: fields with any HITM on either side, the hottest first, capped to stay legible.
     QChart* old = chart_view_->chart();
-    chart_view_->setChart(
-        field_chart(QString::fromStdString(object->name), run_label(b), run_label(a),
-                    analysis::field_pairs(*before, *after, object->name, 12),
-                    QString::fromStdString(report::rate_unit(report::rate_basis(*before))),
-                    QString::fromStdString(report::hitm_axis_title(report::rate_basis(*before)))));
+    chart_view_->setChart(field_chart(
+        QString::fromStdString(object->name), run_label(b), run_label(a),
+        analysis::field_pairs(*before, *after, object->name, 12), report::rate_basis(*before)));
     delete old; // setChart releases the old chart to us
 
     if (!data->prediction) {
