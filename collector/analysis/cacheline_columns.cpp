@@ -121,12 +121,18 @@ CachelineColumn cacheline_column(Id id, const Basis& basis) {
     throw std::logic_error("unknown cacheline column");
 }
 
-std::vector<CachelineColumn> run_line_columns(const Basis& basis) {
+std::vector<CachelineColumn> run_line_columns(const Basis& basis, LineTable table) {
+    static constexpr std::initializer_list<Id> counts{
+        Id::hitm,      Id::hitm_rate,  Id::transfers,     Id::transfers_rate,
+        Id::load_hitm, Id::store_hitm, Id::invalidations, Id::clean_forward,
+        Id::loads,     Id::stores,     Id::cycles};
+    std::vector<Id> ids = table == LineTable::text
+                              ? std::vector<Id>{Id::rank, Id::address, Id::object, Id::line}
+                              : std::vector<Id>{Id::rank, Id::object, Id::line, Id::fields};
+    ids.insert(ids.end(), counts);
+    ids.push_back(table == LineTable::text ? Id::fields : Id::address);
     std::vector<CachelineColumn> out;
-    for (Id id :
-         {Id::rank, Id::address, Id::object, Id::line, Id::hitm, Id::hitm_rate, Id::transfers,
-          Id::transfers_rate, Id::load_hitm, Id::store_hitm, Id::invalidations, Id::clean_forward,
-          Id::loads, Id::stores, Id::cycles, Id::fields})
+    for (Id id : ids)
         out.push_back(cacheline_column(id, basis));
     return out;
 }

@@ -49,8 +49,17 @@ struct CachelineColumn {
 CachelineColumn cacheline_column(CachelineColumnId id,
                                  const std::optional<report::RateBasis>& basis = std::nullopt);
 
-// The table of one run's lines, as the text report and the GUI show it.
-std::vector<CachelineColumn> run_line_columns(const std::optional<report::RateBasis>& basis);
+// Which table of one run's lines: the same columns, in the order its reader needs them.
+enum class LineTable {
+    text,   // perf c2c's order (number, address, object, counts), the fields last as the one
+            // column of unbounded width
+    browse, // an app's table: which object, line and fields first, then the counts; the
+            // address last
+};
+
+// The table of one run's lines (the text report, the GUI's cacheline table).
+std::vector<CachelineColumn> run_line_columns(const std::optional<report::RateBasis>& basis,
+                                              LineTable table);
 // The hottest lines of several runs, as the exports list them: rates per 1k operations and
 // shares of a capture in their own columns, since the runs' bases may differ.
 std::vector<CachelineColumn> report_line_columns();

@@ -223,7 +223,7 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
 
     const auto lines = ranked_lines(r, options.only_shared);
     out += section("Shared Data Cache Line Table");
-    const auto columns = analysis::run_line_columns(basis);
+    const auto columns = analysis::run_line_columns(basis, analysis::LineTable::text);
     out += text_row(columns, [](const analysis::CachelineColumn& c) { return c.header; });
     for (const analysis::CachelineRow& row : analysis::cacheline_rows(data, {options.only_shared}))
         out += text_row(columns, [&](const analysis::CachelineColumn& c) {

@@ -120,7 +120,8 @@ std::vector<CpuRow> cpu_rows(const store::C2cData& data, const c2c::LineKey& lin
 std::vector<Column<analysis::CachelineRow>> line_columns(const Basis& basis) {
     using analysis::CachelineColumn, analysis::CachelineRow;
     std::vector<Column<CachelineRow>> cols;
-    for (const CachelineColumn& c : analysis::run_line_columns(basis)) {
+    for (const CachelineColumn& c :
+         analysis::run_line_columns(basis, analysis::LineTable::browse)) {
         const auto value = c.value;
         cols.push_back({qs(c.header),
                         [value](const CachelineRow& r) { return cell_variant(value(r)); },

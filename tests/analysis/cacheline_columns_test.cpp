@@ -69,7 +69,8 @@ TEST(CachelineColumns, TextReportAndExportsTakeTheirHeadersFromTheSchema) {
     const auto header_start = text.find('\n', text.find("====", table)) + 1;
     const std::string header_row =
         text.substr(header_start, text.find('\n', header_start) - header_start);
-    EXPECT_TRUE(has_in_order(header_row, headers(run_line_columns(basis)))) << header_row;
+    EXPECT_TRUE(has_in_order(header_row, headers(run_line_columns(basis, LineTable::text))))
+        << header_row;
     EXPECT_EQ(header_row.substr(header_row.rfind(' ') + 1), "Fields");
 
     // The exports (CSV, Markdown, HTML render these tables): "Run", then the schema.

@@ -1,12 +1,12 @@
 // The models and plain-value layers of the app, on a database the collector writes here:
 // every model under QAbstractItemModelTester, the strip geometry of the v6.0 and v6.1
 // layouts, scaling series, comparisons with a stored prediction, latest-request-wins loading.
+#include "collector/analysis/cacheline_columns.hpp"
 #include "collector/analysis/comparison.hpp"
 #include "collector/analysis/scaling.hpp"
 #include "collector/run/progress.hpp"
 #include "engine/layout/layout_loader.hpp"
 #include "fixture.hpp"
-#include "collector/analysis/cacheline_columns.hpp"
 #include "gui/models/c2c_rows.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
@@ -268,7 +268,7 @@ private slots:
     void lineColumnsAreTheSchemas() {
         const report::RateBasis share{report::RateBasis::Kind::share_of_hitm, 20};
         for (const Basis& basis : {Basis{}, Basis{share}}) {
-            const auto schema = analysis::run_line_columns(basis);
+            const auto schema = analysis::run_line_columns(basis, analysis::LineTable::browse);
             const auto columns = line_columns(basis);
             QCOMPARE(columns.size(), schema.size());
             for (std::size_t i = 0; i < schema.size(); ++i) {
