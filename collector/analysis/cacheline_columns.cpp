@@ -8,19 +8,24 @@ namespace hitmap::analysis {
 namespace {
 
 using Id = CachelineColumnId;
-using Basis = std::optional<report::RateBasis>;
+using Basis = std::optional<analysis::RateBasis>;
 
 // The rate's decimals and suffix follow report::rate_text: "0.42", "12.3%".
 CachelineColumn rate_column(Id id, const std::string& name, const Basis& basis,
                             Cell (*value)(const CachelineRow&)) {
-    const bool share = report::is_share(basis);
-    return {
-        id,   name + report::rate_suffix(basis), share ? 1 : 2, share ? "%" : "", 10, false, false,
-        value};
+    const bool share = analysis::is_share(basis);
+    return {id,
+            name + analysis::rate_suffix(basis),
+            share ? 1 : 2,
+            share ? "%" : "",
+            10,
+            false,
+            false,
+            value};
 }
 
 std::optional<double> per_1k(std::optional<std::uint64_t> count, const Basis& basis) {
-    return report::is_share(basis) ? std::nullopt : report::rate(count, basis);
+    return analysis::is_share(basis) ? std::nullopt : analysis::rate(count, basis);
 }
 
 } // namespace
@@ -51,7 +56,7 @@ CachelineColumn cacheline_column(Id id, const Basis& basis) {
                 9,  false,      true, [](const CachelineRow& r) { return cell_of(r.counts.hitm); }};
     case Id::hitm_rate:
         return rate_column(id, "Tot Hitm", basis, [](const CachelineRow& r) {
-            return cell_of(report::rate(r.counts.hitm, r.basis));
+            return cell_of(analysis::rate(r.counts.hitm, r.basis));
         });
     case Id::hitm_per_1k:
         return {
@@ -70,7 +75,7 @@ CachelineColumn cacheline_column(Id id, const Basis& basis) {
             9,  false,  true, [](const CachelineRow& r) { return cell_of(r.counts.transfers); }};
     case Id::transfers_rate:
         return rate_column(id, "Xfer", basis, [](const CachelineRow& r) {
-            return cell_of(report::rate(r.counts.transfers, r.basis));
+            return cell_of(analysis::rate(r.counts.transfers, r.basis));
         });
     case Id::transfers_per_1k:
         return {id,

@@ -47,7 +47,7 @@ struct CachelineColumn {
 
 // A column, with its header titled by `basis` where it is a rate of the run's basis.
 CachelineColumn cacheline_column(CachelineColumnId id,
-                                 const std::optional<report::RateBasis>& basis = std::nullopt);
+                                 const std::optional<analysis::RateBasis>& basis = std::nullopt);
 
 // Which table of one run's lines: the same columns, in the order its reader needs them.
 enum class LineTable {
@@ -58,7 +58,7 @@ enum class LineTable {
 };
 
 // The table of one run's lines (the text report, the GUI's cacheline table).
-std::vector<CachelineColumn> run_line_columns(const std::optional<report::RateBasis>& basis,
+std::vector<CachelineColumn> run_line_columns(const std::optional<analysis::RateBasis>& basis,
                                               LineTable table);
 // The hottest lines of several runs, as the exports list them: rates per 1k operations and
 // shares of a capture in their own columns, since the runs' bases may differ.

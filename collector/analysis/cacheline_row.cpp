@@ -1,31 +1,88 @@
 #include "collector/analysis/cacheline_row.hpp"
 
-#include "collector/report/c2c_report.hpp"
-#include "collector/report/output_text.hpp"
+#include "collector/support/control_text.hpp"
+#include "collector/support/unknown.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace hitmap::analysis {
 
+std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
+    const engine::ObjectInfo* o = store::find_object(data, line.object);
+    // Text only: object names come from layout files and stored runs.
+    return fmt::format("{} [{}]",
+                       o ? support::escape_control(o->name) : fmt::format("object {}", line.object),
+                       line.index);
+}
+
+std::optional<double> per_thousand(std::optional<std::uint64_t> count,
+                                   std::optional<std::uint64_t> ops) {
+    if (!count || !ops || *ops == 0)
+        return std::nullopt;
+    return 1000.0 * static_cast<double>(*count) / static_cast<double>(*ops);
+}
+
+std::string per_thousand_text(std::optional<std::uint64_t> count,
+                              std::optional<std::uint64_t> ops) {
+    return support::text_or_unknown(per_thousand(count, ops), "{:.2f}");
+}
+
+std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line) {
+    const engine::ObjectInfo* o = store::find_object(data, line.object);
+    if (!o)
+        return "";
+    const std::uint32_t line_size = data.result.line_size ? data.result.line_size : 64;
+    std::vector<std::pair<std::uint32_t, std::string>> fields;
+    for (engine::FieldId f = 0; f < o->layout.placement.size(); ++f) {
+        if (!o->layout.has(f))
+            continue;
+        const std::uint32_t start = o->phase + o->layout.at(f).offset;
+        const std::uint32_t end = start + o->layout.at(f).size - 1;
+        const std::uint32_t first_line = o->phase / line_size;
+        if (start / line_size - first_line <= line.index &&
+            end / line_size - first_line >= line.index)
+            fields.emplace_back(o->layout.at(f).offset, o->layout.type->fields[f]);
+    }
+    std::sort(fields.begin(), fields.end());
+    std::string out;
+    for (const auto& [offset, name] : fields)
+        out += (out.empty() ? "" : ",") + name;
+    return out;
+}
+
+std::vector<const c2c::LineStats*> ranked_lines(const c2c::ReplayResult& result, bool only_shared) {
+    std::vector<const c2c::LineStats*> lines;
+    for (const auto& l : result.lines)
+        if (!only_shared || l.counts.transfers() > 0)
+            lines.push_back(&l);
+    std::stable_sort(lines.begin(), lines.end(), [](const auto* a, const auto* b) {
+        if (a->counts.hitm() != b->counts.hitm())
+            return a->counts.hitm() > b->counts.hitm();
+        return a->counts.transfers() > b->counts.transfers();
+    });
+    return lines;
+}
+
 std::vector<CachelineRow> cacheline_rows(const store::C2cData& data,
                                          const CachelineRowOptions& options) {
     std::vector<CachelineRow> rows;
-    const std::optional<report::RateBasis> basis = report::rate_basis(data);
-    for (const c2c::LineStats* l : report::ranked_lines(data.result, options.only_shared)) {
+    const std::optional<analysis::RateBasis> basis = analysis::rate_basis(data);
+    for (const c2c::LineStats* l : analysis::ranked_lines(data.result, options.only_shared)) {
         if (rows.size() == options.limit)
             break;
         const engine::ObjectInfo* o = store::find_object(data, l->line.object);
         CachelineRow row{rows.size(),
                          l->line,
                          o ? o->name : fmt::format("object {}", l->line.object),
-                         report::fields_on_line(data, l->line),
+                         analysis::fields_on_line(data, l->line),
                          data.shown(l->counts),
                          basis,
                          std::nullopt,
                          std::nullopt,
                          std::nullopt,
                          {}};
-        row.hitm_share = report::hitm_share(row.counts.hitm, data);
+        row.hitm_share = analysis::hitm_share(row.counts.hitm, data);
         if (options.drilldown)
             if (const auto d = options.drilldown->find(l->line.address);
                 d != options.drilldown->end()) {
@@ -39,7 +96,7 @@ std::vector<CachelineRow> cacheline_rows(const store::C2cData& data,
 }
 
 std::string line_text(const CachelineRow& row) {
-    return fmt::format("{} [{}]", report::escape_control(row.object), row.key.index);
+    return fmt::format("{} [{}]", support::escape_control(row.object), row.key.index);
 }
 
 } // namespace hitmap::analysis

@@ -1,9 +1,9 @@
 #include "collector/analysis/comparison.hpp"
 
+#include "collector/analysis/cacheline_row.hpp"
 #include "collector/analysis/field_names.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/analysis/story.hpp"
-#include "collector/report/c2c_report.hpp"
-#include "collector/report/rate.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -11,7 +11,7 @@
 namespace hitmap::analysis {
 
 const engine::ObjectInfo* hottest_object(const store::C2cData& data) {
-    const auto ranked = report::ranked_lines(data.result, true);
+    const auto ranked = analysis::ranked_lines(data.result, true);
     const engine::ObjectId id = ranked.empty() ? 0 : ranked.front()->line.object;
     for (const auto& o : data.objects)
         if (o.id == id)
@@ -33,9 +33,9 @@ std::map<std::string, double> field_hitm_rates(const store::C2cData& data,
         if (f.line.object == object)
             hitm[f.field_name] += f.counts.hitm();
     std::map<std::string, double> rates;
-    const auto basis = report::rate_basis(data);
+    const auto basis = analysis::rate_basis(data);
     for (const auto& [name, v] : hitm)
-        if (const auto rate = report::rate(v, basis))
+        if (const auto rate = analysis::rate(v, basis))
             rates[name] = *rate;
     return rates;
 }
@@ -43,7 +43,7 @@ std::map<std::string, double> field_hitm_rates(const store::C2cData& data,
 std::vector<FieldPair> field_pairs(const store::C2cData& before, const store::C2cData& after,
                                    const std::string& object, std::size_t limit) {
     // A capture's shares and a run's rates per operation are not one unit.
-    const auto b_basis = report::rate_basis(before), a_basis = report::rate_basis(after);
+    const auto b_basis = analysis::rate_basis(before), a_basis = analysis::rate_basis(after);
     if (b_basis && a_basis && b_basis->kind != a_basis->kind)
         return {};
     const auto rates = [&](const store::C2cData& side) {

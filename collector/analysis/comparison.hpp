@@ -21,7 +21,7 @@ const engine::ObjectInfo* hottest_object(const store::C2cData& data);
 const engine::ObjectInfo* object_named(const store::C2cData& data, std::string_view name);
 
 // Field name -> HITM per 1,000 traced operations over every line of `object`, or for a capture
-// without operations its share of the captured HITMs in percent (report::rate_basis). A run with
+// without operations its share of the captured HITMs in percent (analysis::rate_basis). A run with
 // neither has no rates (an empty map), not zeros.
 std::map<std::string, double> field_hitm_rates(const store::C2cData& data, engine::ObjectId object);
 

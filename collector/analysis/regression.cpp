@@ -1,10 +1,10 @@
 #include "collector/analysis/regression.hpp"
 
-#include "collector/report/c2c_report.hpp"
-#include "collector/report/rate.hpp"
-#include "collector/report/unknown.hpp"
+#include "collector/analysis/cacheline_row.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
+#include "collector/support/unknown.hpp"
 
 #include <algorithm>
 #include <array>
@@ -61,10 +61,10 @@ void add_c2c_figures(const store::C2cData& data, std::vector<Figure>& out) {
         if (captured) {
             out.push_back({FigureKind::hitm, "hitm" + name, static_cast<double>(counts.hitm()),
                            std::string(kSamples)});
-            if (const auto share = report::hitm_share(counts.hitm(), data))
+            if (const auto share = analysis::hitm_share(counts.hitm(), data))
                 out.push_back(
                     {FigureKind::hitm_share, "hitm-share" + name, *share, std::string(kShare)});
-        } else if (const auto rate = report::per_thousand(counts.transfers(), ops)) {
+        } else if (const auto rate = analysis::per_thousand(counts.transfers(), ops)) {
             out.push_back({FigureKind::transfers, "transfers" + name, *rate, "per 1k ops"});
         }
     };
@@ -229,7 +229,7 @@ std::string gate_text(const Gate& gate) {
 } // namespace
 
 std::string sample_text(const std::optional<Sample>& s) {
-    return s ? fmt::format("{:.4g}", s->mean) : std::string(report::unknown_text);
+    return s ? fmt::format("{:.4g}", s->mean) : std::string(support::unknown_text);
 }
 
 std::string_view to_string(FigureKind kind) {
@@ -256,7 +256,7 @@ std::vector<std::string> differing_params(const RunKey& before, const RunKey& af
     std::vector<std::string> out;
     for (const auto& name : names) {
         const auto text = [&](const nlohmann::json& side) {
-            return side.contains(name) ? side[name].dump() : std::string(report::unknown_text);
+            return side.contains(name) ? side[name].dump() : std::string(support::unknown_text);
         };
         // A long value (an import's code locations, kilobytes of JSON) is named by its size:
         // the line says that it changed, the run's report says how.

@@ -1,10 +1,9 @@
 #include "collector/analysis/report_data.hpp"
 
-#include "collector/report/c2c_report.hpp"
-#include "collector/report/output_text.hpp"
-#include "collector/report/rate.hpp"
-#include "collector/report/run_summary.hpp"
+#include "collector/analysis/cacheline_row.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/store/errors.hpp"
+#include "collector/support/control_text.hpp"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -30,7 +29,7 @@ std::vector<store::RunRecord> selected_runs(store::Database& db, const ReportReq
     if (runs.empty())
         throw store::NoMatchingRuns(
             db.path(), request.workload ? fmt::format("no complete run of workload '{}'",
-                                                      report::escape_control(*request.workload))
+                                                      support::escape_control(*request.workload))
                                         : std::string("no complete run to report"));
     return runs;
 }
@@ -41,7 +40,7 @@ RunSection run_section(store::Database& db, const store::RunRecord& run,
     if (s.detail.c2c)
         s.lines = cacheline_rows(*s.detail.c2c, {true, request.lines_per_run, &s.detail.drilldown});
     else
-        s.no_lines_reason = report::no_c2c_reason(run);
+        s.no_lines_reason = analysis::no_c2c_reason(run);
     for (LockTotal& t : lock_totals(s.detail.locks)) {
         if (s.lock_classes.size() == request.lock_classes)
             break;
@@ -63,8 +62,8 @@ PairSection compare(store::Database& db, const RunSection& before, const RunSect
     if (const engine::ObjectInfo* object = b && a ? hottest_object(*b) : nullptr) {
         c.object = object->name;
         c.fields = field_pairs(*b, *a, object->name, request.fields);
-        c.fields_basis = report::rate_basis(*b);
-        c.fields_unit = report::rate_unit(c.fields_basis);
+        c.fields_basis = analysis::rate_basis(*b);
+        c.fields_unit = analysis::rate_unit(c.fields_basis);
     } else {
         c.no_fields_reason = !b || !a ? "both runs need cacheline data to compare fields"
                                       : "the runs' cacheline data names no object";
@@ -99,7 +98,7 @@ std::vector<std::int64_t> parse_run_ids(std::string_view text) {
 Report build_report(store::Database& db, const ReportRequest& request) {
     Report r;
     r.database = db.path().filename().string();
-    r.origin = report::this_origin();
+    r.origin = analysis::this_origin();
     std::map<std::string, std::set<std::string>> variants; // workload -> variants chosen
     for (const store::RunRecord& run : selected_runs(db, request)) {
         r.runs.push_back(run_section(db, run, request));

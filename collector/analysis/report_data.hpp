@@ -6,10 +6,10 @@
 #include "collector/analysis/cacheline_row.hpp"
 #include "collector/analysis/comparison.hpp"
 #include "collector/analysis/lock_changes.hpp"
+#include "collector/analysis/origin.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/analysis/run_detail.hpp"
 #include "collector/analysis/scaling.hpp"
-#include "collector/report/rate.hpp"
-#include "collector/report/report_origin.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -59,11 +59,12 @@ struct PairSection {
     std::string object;                // the object compared field by field; empty: none
     std::optional<std::string> no_fields_reason;
     std::vector<FieldPair> fields; // HITM in `fields_unit`, the hottest first
-    std::string fields_unit; // report::rate_unit: "per 1k traced operations", "% of captured HITM"
-    std::optional<report::RateBasis> fields_basis; // what `fields` are in proportion to
+    std::string
+        fields_unit; // analysis::rate_unit: "per 1k traced operations", "% of captured HITM"
+    std::optional<analysis::RateBasis> fields_basis; // what `fields` are in proportion to
     std::vector<LockChange> locks;
     std::optional<std::int64_t> prediction_run;
-    std::optional<report::Prediction> prediction;
+    std::optional<analysis::Prediction> prediction;
 };
 
 struct WorkloadScaling {
@@ -72,8 +73,8 @@ struct WorkloadScaling {
 };
 
 struct Report {
-    std::string database;        // the file's name, as the report shows it
-    report::ReportOrigin origin; // when, on which host and kernel, by which hitmap
+    std::string database;          // the file's name, as the report shows it
+    analysis::ReportOrigin origin; // when, on which host and kernel, by which hitmap
     std::vector<RunSection> runs;
     std::optional<PairSection> comparison;
     // The variants of the chosen runs, each over all its runs (every thread count and source).

@@ -33,9 +33,17 @@ StoredPrediction read_prediction(store::Database& db, const RunDetail& before,
     StoredPrediction out{db.latest_prediction(before.run.id, after.run.threads, after.run.id), {}};
     if (out.run && before.c2c)
         if (auto predicted = store::read_c2c(db, out.run->id))
-            out.prediction = report::compare_prediction(*before.c2c, *predicted,
-                                                        after.c2c ? &*after.c2c : nullptr);
+            out.prediction = analysis::compare_prediction(*before.c2c, *predicted,
+                                                          after.c2c ? &*after.c2c : nullptr);
     return out;
+}
+
+std::string no_c2c_reason(const store::RunRecord& run) {
+    if (run.c2c_reason)
+        return *run.c2c_reason;
+    if (run.source == store::Source::imported)
+        return "it was imported from text that holds no cacheline data";
+    return "the run stored no reason";
 }
 
 } // namespace hitmap::analysis

@@ -3,7 +3,7 @@
 // cacheline tables, its lock tables, why kernel lock waits are missing, and the stored
 // prediction of the pair. The GUI, the CLI's reports and the exports all read runs this way.
 #include "collector/analysis/line_drilldown.hpp"
-#include "collector/report/prediction.hpp"
+#include "collector/analysis/prediction.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
 #include "collector/store/lock_tables.hpp"
@@ -30,7 +30,7 @@ struct CompareData {
     RunDetail before, after;
     // A prediction of `after` computed from `before`, when one is stored.
     std::optional<store::RunRecord> prediction_run;
-    std::optional<report::Prediction> prediction;
+    std::optional<analysis::Prediction> prediction;
 };
 
 // Throw store::NoSuchRun for an id the database does not hold.
@@ -41,9 +41,12 @@ CompareData read_compare(store::Database& db, std::int64_t before, std::int64_t 
 // `after` recorded its objects under), compared with both; empty when none.
 struct StoredPrediction {
     std::optional<store::RunRecord> run;
-    std::optional<report::Prediction> prediction;
+    std::optional<analysis::Prediction> prediction;
 };
 StoredPrediction read_prediction(store::Database& db, const RunDetail& before,
                                  const RunDetail& after);
+
+// Why a run has no cacheline data, from what the run stored (never a guess).
+std::string no_c2c_reason(const store::RunRecord& run);
 
 } // namespace hitmap::analysis

@@ -1,6 +1,6 @@
 #include "collector/analysis/story.hpp"
 
-#include "collector/report/c2c_report.hpp"
+#include "collector/analysis/cacheline_row.hpp"
 
 #include <algorithm>
 
@@ -61,7 +61,7 @@ std::optional<StoryRuns> find_story(const std::vector<store::RunRecord>& runs) {
 }
 
 std::optional<c2c::LineKey> line_holding(const store::C2cData& data, std::string_view field) {
-    for (const c2c::LineStats* l : report::ranked_lines(data.result, true))
+    for (const c2c::LineStats* l : analysis::ranked_lines(data.result, true))
         if (std::any_of(data.result.fields.begin(), data.result.fields.end(),
                         [&](const c2c::FieldStats& f) {
                             return f.line == l->line && f.field_name == field;

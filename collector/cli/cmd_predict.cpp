@@ -1,3 +1,4 @@
+#include "collector/analysis/cacheline_row.hpp"
 #include "collector/c2c/replay.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
@@ -6,9 +7,8 @@
 #include "collector/layoutopt/errors.hpp"
 #include "collector/layoutopt/line_layout.hpp"
 #include "collector/layoutopt/optimize_report.hpp"
-#include "collector/report/c2c_report.hpp"
 #include "collector/report/output_text.hpp"
-#include "collector/report/prediction.hpp"
+#include "collector/report/prediction_report.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/run/progress.hpp"
@@ -208,7 +208,7 @@ void predict(const PredictOptions& o) {
                     find_measured(db, run, predicted_layouts(recorded, config.layouts)))) {
         measured = store::read_c2c(db, measured_run->id);
     }
-    const auto comparison = report::compare_prediction(
+    const auto comparison = analysis::compare_prediction(
         recorded, store::C2cData{recorded.objects, recorded.trace, predicted},
         measured ? &*measured : nullptr);
 
@@ -227,7 +227,7 @@ void predict(const PredictOptions& o) {
             for (const auto& point : c2c::phase_sweep(threads, recorded.objects, config))
                 j["phase_sweep"].push_back(
                     {{"phase", point.phase},
-                     {"transfers_per_1k_ops", report::json_or_null(report::per_thousand(
+                     {"transfers_per_1k_ops", report::json_or_null(analysis::per_thousand(
                                                   point.transfers, recorded.trace.traced_ops))}});
         fmt::print("{}\n", report::json_text(j));
         return;
@@ -253,9 +253,10 @@ void predict(const PredictOptions& o) {
                 top += fmt::format(
                     "{}{}:{} {}", i ? ", " : "", recorded.objects.at(fields[i].object).name,
                     fields[i].field_name,
-                    report::per_thousand_text(fields[i].transfers, recorded.trace.traced_ops));
+                    analysis::per_thousand_text(fields[i].transfers, recorded.trace.traced_ops));
             fmt::print("  phase {:>2}: {:>9}   ({})\n", point.phase,
-                       report::per_thousand_text(point.transfers, recorded.trace.traced_ops), top);
+                       analysis::per_thousand_text(point.transfers, recorded.trace.traced_ops),
+                       top);
         }
     }
     if (stored)

@@ -1,5 +1,6 @@
 #include "collector/analysis/field_access.hpp"
 #include "collector/analysis/kernel_locks_metric.hpp"
+#include "collector/analysis/run_detail.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/cli/lock_report.hpp"
@@ -30,7 +31,7 @@ store::C2cData require_c2c(store::Database& db, const store::RunRecord& run) {
     auto data = store::read_c2c(db, run.id);
     if (!data)
         throw UsageError(
-            fmt::format("run {} has no cacheline data: {}", run.id, report::no_c2c_reason(run)));
+            fmt::format("run {} has no cacheline data: {}", run.id, analysis::no_c2c_reason(run)));
     return std::move(*data);
 }
 
@@ -38,7 +39,7 @@ namespace {
 
 // A text report's first line: when, where and by which build, as every report's header says.
 void print_origin() {
-    fmt::print("# {}\n", report::origin_sentence(report::this_origin()));
+    fmt::print("# {}\n", report::origin_sentence(analysis::this_origin()));
 }
 
 void report_locks(store::Database& db, const store::RunRecord& run, bool json) {

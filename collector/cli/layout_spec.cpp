@@ -1,5 +1,6 @@
 #include "collector/cli/layout_spec.hpp"
 
+#include "collector/analysis/run_detail.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
 #include "collector/report/run_summary.hpp"
@@ -91,7 +92,7 @@ RunUse row_of_run(store::Database& db, const std::string& struct_name, std::stri
     }
     if (all.empty())
         throw UsageError(fmt::format("run {} recorded no layouts: it has no cacheline data ({})",
-                                     id, report::no_c2c_reason(run)));
+                                     id, analysis::no_c2c_reason(run)));
     if (of_struct.empty())
         throw UsageError(fmt::format("run {} recorded no {} objects (its layouts: {})", id,
                                      struct_name, labels(all)));

@@ -2,7 +2,7 @@
 
 #include "collector/cli/cli_options.hpp"
 #include "collector/report/output_text.hpp"
-#include "collector/report/prediction.hpp"
+#include "collector/report/prediction_report.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/run/engine_locks.hpp"
@@ -114,7 +114,7 @@ void predict_simulated(const SimulatedPrediction& request) {
     const store::C2cData baseline = require_c2c(db, run);
     const sim::MachineDescription& machine = again.machine();
     const collector::SimulatedRun predicted = again.under(layouts);
-    const auto comparison = report::compare_prediction(baseline, predicted.c2c, nullptr);
+    const auto comparison = analysis::compare_prediction(baseline, predicted.c2c, nullptr);
     const store::RunOutcome outcome =
         collector::workload_outcome(predicted.result, store::Source::simulated);
 

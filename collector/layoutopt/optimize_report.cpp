@@ -1,8 +1,8 @@
 #include "collector/layoutopt/optimize_report.hpp"
 
+#include "collector/analysis/cacheline_row.hpp"
 #include "collector/layoutopt/line_layout.hpp"
-#include "collector/report/c2c_report.hpp"
-#include "collector/report/prediction.hpp"
+#include "collector/report/prediction_report.hpp"
 #include "collector/report/unknown.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/composition.hpp"
@@ -56,18 +56,18 @@ Column column(const OptimizeResult& r, const OptimizeContext& context, const sto
     const std::uint64_t ops = data.trace.traced_ops;
     Column c{layout.version, std::move(role), layout.size, {}, {}, {}, {}, {}, {}};
     for (const std::uint64_t t : by_field)
-        c.fields.push_back(report::per_thousand(t, ops));
+        c.fields.push_back(analysis::per_thousand(t, ops));
     if (const auto limits_of = limit_fields(r); !limits_of.empty()) {
         std::uint64_t limits = 0;
         for (const engine::FieldId f : limits_of)
             limits += by_field[f];
-        c.limits = report::per_thousand(limits, ops);
+        c.limits = analysis::per_thousand(limits, ops);
     }
-    c.struct_lines = report::per_thousand(struct_lines, ops);
+    c.struct_lines = analysis::per_thousand(struct_lines, ops);
     if (context.recorded)
-        c.usage_lines = report::compare_prediction(*context.recorded, data, nullptr)
+        c.usage_lines = analysis::compare_prediction(*context.recorded, data, nullptr)
                             .usage_line_predicted.transfers;
-    c.all = report::per_thousand(data.result.totals.transfers(), ops);
+    c.all = analysis::per_thousand(data.result.totals.transfers(), ops);
     return c;
 }
 

@@ -1,8 +1,9 @@
 #include "collector/report/c2c_report.hpp"
 
 #include "collector/analysis/cacheline_columns.hpp"
+#include "collector/analysis/cacheline_row.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/report/output_text.hpp"
-#include "collector/report/rate.hpp"
 #include "collector/report/unknown.hpp"
 #include "engine/probe/site.hpp"
 
@@ -11,6 +12,19 @@
 #include <map>
 
 namespace hitmap::report {
+
+// What the report prints is analysis's: the lines ranked and named, their rates.
+using analysis::fields_on_line;
+using analysis::hitm_share;
+using analysis::is_share;
+using analysis::line_name;
+using analysis::per_thousand;
+using analysis::ranked_lines;
+using analysis::rate_basis;
+using analysis::rate_phrase;
+using analysis::rate_suffix;
+using analysis::rate_text;
+using analysis::RateBasis;
 
 namespace {
 
@@ -135,61 +149,6 @@ nlohmann::json code_rows_json(const std::vector<analysis::CodeRow>& rows) {
                        {"lcl_hitm_cycles_mean", json_or_null(r.lcl_hitm_cycles)},
                        {"load_cycles_mean", json_or_null(r.load_cycles)}});
     return out;
-}
-
-std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
-    const engine::ObjectInfo* o = store::find_object(data, line.object);
-    // Text only: object names come from layout files and stored runs.
-    return fmt::format(
-        "{} [{}]", o ? escape_control(o->name) : fmt::format("object {}", line.object), line.index);
-}
-
-std::optional<double> per_thousand(std::optional<std::uint64_t> count,
-                                   std::optional<std::uint64_t> ops) {
-    if (!count || !ops || *ops == 0)
-        return std::nullopt;
-    return 1000.0 * static_cast<double>(*count) / static_cast<double>(*ops);
-}
-
-std::string per_thousand_text(std::optional<std::uint64_t> count,
-                              std::optional<std::uint64_t> ops) {
-    return text_or_unknown(per_thousand(count, ops), "{:.2f}");
-}
-
-std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line) {
-    const engine::ObjectInfo* o = store::find_object(data, line.object);
-    if (!o)
-        return "";
-    const std::uint32_t line_size = data.result.line_size ? data.result.line_size : 64;
-    std::vector<std::pair<std::uint32_t, std::string>> fields;
-    for (engine::FieldId f = 0; f < o->layout.placement.size(); ++f) {
-        if (!o->layout.has(f))
-            continue;
-        const std::uint32_t start = o->phase + o->layout.at(f).offset;
-        const std::uint32_t end = start + o->layout.at(f).size - 1;
-        const std::uint32_t first_line = o->phase / line_size;
-        if (start / line_size - first_line <= line.index &&
-            end / line_size - first_line >= line.index)
-            fields.emplace_back(o->layout.at(f).offset, o->layout.type->fields[f]);
-    }
-    std::sort(fields.begin(), fields.end());
-    std::string out;
-    for (const auto& [offset, name] : fields)
-        out += (out.empty() ? "" : ",") + name;
-    return out;
-}
-
-std::vector<const c2c::LineStats*> ranked_lines(const c2c::ReplayResult& result, bool only_shared) {
-    std::vector<const c2c::LineStats*> lines;
-    for (const auto& l : result.lines)
-        if (!only_shared || l.counts.transfers() > 0)
-            lines.push_back(&l);
-    std::stable_sort(lines.begin(), lines.end(), [](const auto* a, const auto* b) {
-        if (a->counts.hitm() != b->counts.hitm())
-            return a->counts.hitm() > b->counts.hitm();
-        return a->counts.transfers() > b->counts.transfers();
-    });
-    return lines;
 }
 
 std::string format_c2c_report(const store::C2cData& data, const std::string& title,

@@ -29,19 +29,4 @@ nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOption
 // perf c2c's rows of a line (analysis::CodeRow) as JSON objects, unknown figures null.
 nlohmann::json code_rows_json(const std::vector<analysis::CodeRow>& rows);
 
-// "top/mid/leaf [3]": the line's object and its index in it. Text: control characters escaped.
-std::string line_name(const store::C2cData& data, const c2c::LineKey& line);
-
-// "usage,min,low,high" — the fields of an object that lie on one of its lines.
-std::string fields_on_line(const store::C2cData& data, const c2c::LineKey& line);
-
-// Lines ranked by HITM, then all transfers, then position (perf c2c sorts on Tot Hitm).
-std::vector<const c2c::LineStats*> ranked_lines(const c2c::ReplayResult& result, bool only_shared);
-
-// Per 1,000 traced operations; unknown (nullopt) when either is, or no operation was traced.
-std::optional<double> per_thousand(std::optional<std::uint64_t> count,
-                                   std::optional<std::uint64_t> ops);
-// The same as text with two decimals, or "–".
-std::string per_thousand_text(std::optional<std::uint64_t> count, std::optional<std::uint64_t> ops);
-
 } // namespace hitmap::report

@@ -1,6 +1,7 @@
 #include "collector/report/report_html.hpp"
 
 #include "collector/report/output_text.hpp"
+#include "collector/report/report_origin.hpp"
 #include "collector/report/report_tables.hpp"
 
 #include <fmt/format.h>
@@ -51,7 +52,8 @@ std::string table_html(const ReportTable& t) {
             const bool number = std::holds_alternative<std::int64_t>(row[i]) ||
                                 std::holds_alternative<double>(row[i]);
             out += fmt::format("<td{}>{}</td>", number ? " class=\"num\"" : "",
-                               breakable(html_text(cell_text(row[i], t.columns[i].decimals, t.columns[i].suffix))));
+                               breakable(html_text(
+                                   cell_text(row[i], t.columns[i].decimals, t.columns[i].suffix))));
         }
         out += "</tr>\n";
     }

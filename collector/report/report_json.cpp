@@ -2,7 +2,7 @@
 
 #include "collector/analysis/cacheline_columns.hpp"
 #include "collector/report/c2c_report.hpp"
-#include "collector/report/prediction.hpp"
+#include "collector/report/prediction_report.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
 

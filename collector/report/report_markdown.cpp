@@ -1,6 +1,7 @@
 #include "collector/report/report_markdown.hpp"
 
 #include "collector/report/output_text.hpp"
+#include "collector/report/report_origin.hpp"
 #include "collector/report/report_tables.hpp"
 
 #include <fmt/format.h>
@@ -19,7 +20,8 @@ std::string table_markdown(const ReportTable& t) {
     for (const auto& row : t.rows) {
         out += "|";
         for (std::size_t i = 0; i < row.size(); ++i)
-            out += fmt::format(" {} |", markdown_text(cell_text(row[i], t.columns[i].decimals, t.columns[i].suffix)));
+            out += fmt::format(" {} |", markdown_text(cell_text(row[i], t.columns[i].decimals,
+                                                                t.columns[i].suffix)));
         out += "\n";
     }
     return out + "\n";

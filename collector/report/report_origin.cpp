@@ -9,12 +9,7 @@
 
 namespace hitmap::report {
 
-ReportOrigin this_origin() {
-    const store::MachineInfo machine = store::detect_machine();
-    return {store::utc_now(), machine.host, machine.kernel, support::version_text("hitmap")};
-}
-
-std::string origin_sentence(const ReportOrigin& origin) {
+std::string origin_sentence(const analysis::ReportOrigin& origin) {
     return fmt::format("Made {} on host {}, kernel {}, by {}.", origin.made,
                        escape_control(origin.host), escape_control(origin.kernel), origin.hitmap);
 }

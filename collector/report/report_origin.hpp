@@ -1,22 +1,13 @@
 #pragma once
-// When, where and by which hitmap a report was made, for its header: a report read a month
-// later, or beside one from another machine, names the machine, its kernel and the build.
+// A report's origin (analysis::ReportOrigin) as the sentence its header prints.
+#include "collector/analysis/origin.hpp"
+
 #include <string>
 
 namespace hitmap::report {
 
-struct ReportOrigin {
-    std::string made;   // "2026-12-07T08:10:00.000Z" (UTC)
-    std::string host;   // uname nodename
-    std::string kernel; // uname release
-    std::string hitmap; // "hitmap 0.1.0 (commit 7cc2407abcd1)"
-};
-
-// Now, this machine, this build.
-ReportOrigin this_origin();
-
 // "Made 2026-12-07T08:10:00.000Z on host build-1, kernel 6.1.0-13-amd64, by hitmap 0.1.0
 // (commit 7cc2407abcd1)." Control characters of the host's name are escaped.
-std::string origin_sentence(const ReportOrigin& origin);
+std::string origin_sentence(const analysis::ReportOrigin& origin);
 
 } // namespace hitmap::report

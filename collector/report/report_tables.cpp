@@ -200,7 +200,7 @@ std::vector<std::string> comparison_sentences(const analysis::Report& r) {
         const auto rate = [](const std::optional<double>& v) {
             return text_or_unknown(v, "{:.1f}");
         };
-        const report::Prediction& p = *c.prediction;
+        const analysis::Prediction& p = *c.prediction;
         out.push_back(fmt::format(
             "Prediction run {} (from run {}): the line holding usage moves {}/1k recorded → "
             "{}/1k predicted{}",

@@ -113,12 +113,4 @@ nlohmann::json metrics_json(const std::vector<store::Metric>& metrics) {
     return out;
 }
 
-std::string no_c2c_reason(const store::RunRecord& run) {
-    if (run.c2c_reason)
-        return *run.c2c_reason;
-    if (run.source == store::Source::imported)
-        return "it was imported from text that holds no cacheline data";
-    return "the run stored no reason";
-}
-
 } // namespace hitmap::report

@@ -26,7 +26,4 @@ nlohmann::json provenance_json(const store::RunRecord& run, const store::C2cData
 // whether the value was extrapolated from a multiplexed count.
 nlohmann::json metrics_json(const std::vector<store::Metric>& metrics);
 
-// Why a run has no cacheline data, from what the run stored (never a guess).
-std::string no_c2c_reason(const store::RunRecord& run);
-
 } // namespace hitmap::report

@@ -1,7 +1,7 @@
 #include "collector/reproduce/reproduction.hpp"
 
+#include "collector/analysis/cacheline_row.hpp"
 #include "collector/locks/lockstat_layout.hpp"
-#include "collector/report/c2c_report.hpp"
 #include "collector/run/simulated_run.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
@@ -169,15 +169,15 @@ std::string field_transfers(const store::C2cData& data, const c2c::LineKey& line
     std::string out;
     for (const auto& [n, name] : ranked)
         out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name,
-                           report::per_thousand_text(n, data.trace.traced_ops));
+                           analysis::per_thousand_text(n, data.trace.traced_ops));
     return out.empty() ? "no field transferred" : out;
 }
 
 std::string describe_line(const store::C2cData& data, const c2c::LineStats& line) {
     return fmt::format("`{}` {} transfers per 1,000 ops, holding {}; by field: {}",
-                       report::line_name(data, line.line),
-                       report::per_thousand_text(line.counts.transfers(), data.trace.traced_ops),
-                       report::fields_on_line(data, line.line), field_transfers(data, line.line));
+                       analysis::line_name(data, line.line),
+                       analysis::per_thousand_text(line.counts.transfers(), data.trace.traced_ops),
+                       analysis::fields_on_line(data, line.line), field_transfers(data, line.line));
 }
 
 std::string c2c_cause(store::Database& db, std::int64_t run_id, const engine::CauseSpec& cause) {
@@ -185,7 +185,7 @@ std::string c2c_cause(store::Database& db, std::int64_t run_id, const engine::Ca
     if (!data)
         return "no cacheline data stored";
     if (cause.kind == engine::CauseKind::hottest_line) {
-        const auto lines = report::ranked_lines(data->result, true);
+        const auto lines = analysis::ranked_lines(data->result, true);
         return lines.empty() ? "no line moved between CPUs"
                              : "hottest line " + describe_line(*data, *lines.front());
     }

@@ -1,6 +1,6 @@
 #include "collector/run/progress.hpp"
 
-#include "collector/report/output_text.hpp"
+#include "collector/support/control_text.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -35,7 +35,7 @@ void Progress::begin(std::size_t index, std::size_t total, const std::string& la
     phase_ = "running";
     if (style_ == ProgressStyle::json) {
         nlohmann::json j{{"event", "begin"}, {"index", index}, {"total", total}, {"label", label}};
-        fmt::print(out_, "{}\n", report::json_text(j, -1));
+        fmt::print(out_, "{}\n", support::json_text(j, -1));
         std::fflush(out_);
     } else {
         draw();
@@ -51,7 +51,7 @@ void Progress::update(double fraction, const std::string& phase) {
                          {"total", total_},
                          {"fraction", fraction},
                          {"phase", phase}};
-        fmt::print(out_, "{}\n", report::json_text(j, -1));
+        fmt::print(out_, "{}\n", support::json_text(j, -1));
         std::fflush(out_);
     } else {
         draw();
@@ -65,7 +65,7 @@ void Progress::end(bool ok, const std::string& summary) {
                          {"total", total_},
                          {"ok", ok},
                          {"summary", summary}};
-        fmt::print(out_, "{}\n", report::json_text(j, -1));
+        fmt::print(out_, "{}\n", support::json_text(j, -1));
         std::fflush(out_);
         return;
     }

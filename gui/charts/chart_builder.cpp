@@ -126,7 +126,7 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
 
 QChart* field_chart(const QString& object, const QString& before, const QString& after,
                     const std::vector<analysis::FieldPair>& fields,
-                    const std::optional<report::RateBasis>& basis) {
+                    const std::optional<analysis::RateBasis>& basis) {
     QStringList categories;
     BarSet b{before, {}}, a{after, {}};
     for (const auto& f : fields) {
@@ -134,9 +134,10 @@ QChart* field_chart(const QString& object, const QString& before, const QString&
         b.values << f.before;
         a.values << f.after;
     }
-    return bar_chart(QObject::tr("HITM per field of one object, %1 (%2)")
-                         .arg(shown_text(object), QString::fromStdString(report::rate_unit(basis))),
-                     categories, {b, a}, QString::fromStdString(report::hitm_axis_title(basis)));
+    return bar_chart(
+        QObject::tr("HITM per field of one object, %1 (%2)")
+            .arg(shown_text(object), QString::fromStdString(analysis::rate_unit(basis))),
+        categories, {b, a}, QString::fromStdString(analysis::hitm_axis_title(basis)));
 }
 
 QChart* lock_chart(const QString& before, const QString& after,

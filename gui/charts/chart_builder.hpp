@@ -3,8 +3,8 @@
 // pictures and a later move to Qt Graphs stays in this file.
 #include "collector/analysis/comparison.hpp"
 #include "collector/analysis/lock_changes.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/analysis/scaling.hpp"
-#include "collector/report/rate.hpp"
 
 #include <QList>
 #include <QString>
@@ -32,11 +32,11 @@ QChart* bar_chart(const QString& title, const QStringList& categories,
                   const std::vector<BarSet>& sets, const QString& value_axis,
                   ValueScale scale = ValueScale::linear);
 // HITM of one object's fields in two runs (the compare view, the report), put in proportion by
-// `basis`: the title names the unit in full (report::rate_unit), the value axis briefly
-// (report::hitm_axis_title: a chart's height elides a long axis title).
+// `basis`: the title names the unit in full (analysis::rate_unit), the value axis briefly
+// (analysis::hitm_axis_title: a chart's height elides a long axis title).
 QChart* field_chart(const QString& object, const QString& before, const QString& after,
                     const std::vector<analysis::FieldPair>& fields,
-                    const std::optional<report::RateBasis>& basis);
+                    const std::optional<analysis::RateBasis>& basis);
 // Contentions of the busiest `limit` lock classes in two runs, on a log scale (a fix takes
 // them down by orders of magnitude).
 QChart* lock_chart(const QString& before, const QString& after,

@@ -39,9 +39,9 @@ void add_count(std::vector<Column<Row>>& cols, const Basis& basis, const QString
                Count (*get)(const Row&), bool heat = false) {
     cols.push_back(count_column(title, get, heat));
     cols.push_back(
-        {title + qs(report::rate_suffix(basis)),
-         [get](const Row& r) { return variant_or_unknown(report::rate(get(r), r.basis)); },
-         [get](const Row& r) { return qs(report::rate_text(get(r), r.basis)); },
+        {title + qs(analysis::rate_suffix(basis)),
+         [get](const Row& r) { return variant_or_unknown(analysis::rate(get(r), r.basis)); },
+         [get](const Row& r) { return qs(analysis::rate_text(get(r), r.basis)); },
          {},
          false});
 }
@@ -92,7 +92,7 @@ std::vector<OffsetRow> offset_rows(const store::C2cData& data, const c2c::LineKe
     for (const auto& f : data.result.fields)
         if (f.line == line)
             rows.push_back({f.offset, f.size, qs(f.field_name), data.shown(f.counts),
-                            report::rate_basis(data)});
+                            analysis::rate_basis(data)});
     return rows;
 }
 
@@ -102,7 +102,7 @@ std::vector<PairRow> pair_rows(const store::C2cData& data, const c2c::LineKey& l
         if (p.line == line)
             rows.push_back({qs(p.accessor_name),
                             p.writer ? qs(p.writer_name) : QStringLiteral("(never written)"),
-                            p.true_sharing, p.counts, report::rate_basis(data)});
+                            p.true_sharing, p.counts, analysis::rate_basis(data)});
     return rows;
 }
 
@@ -113,7 +113,7 @@ std::vector<CpuRow> cpu_rows(const store::C2cData& data, const c2c::LineKey& lin
     for (const auto& c : data.result.cpus)
         if (c.line == line)
             rows.push_back({who + QLatin1Char(' ') + QString::number(c.cpu), data.shown(c.counts),
-                            report::rate_basis(data)});
+                            analysis::rate_basis(data)});
     return rows;
 }
 

@@ -1,12 +1,12 @@
 #pragma once
 // The rows and columns of the c2c tables (cacheline table, per-offset table, field pairs,
 // per-CPU split), built from a run's C2cData. Counts are shown raw and in proportion
-// (report::RateBasis: per 1,000 traced ops, or a capture's share of its HITMs); what the run's
+// (analysis::RateBasis: per 1,000 traced ops, or a capture's share of its HITMs); what the run's
 // source could not count (store::ShownCounts) is "–".
 #include "collector/analysis/cacheline_row.hpp"
 #include "collector/analysis/field_access.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/analysis/run_detail.hpp"
-#include "collector/report/rate.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "gui/models/table_model.hpp"
 
@@ -20,7 +20,7 @@ struct OffsetRow {
     std::uint32_t size = 0;
     QString field;
     store::ShownCounts counts;
-    std::optional<report::RateBasis> basis;
+    std::optional<analysis::RateBasis> basis;
 };
 
 // Only a replay knows whose write a line carried, so its counts are all known.
@@ -29,13 +29,13 @@ struct PairRow {
     QString writer; // "(never written)" when the line had no writer
     bool true_sharing = false;
     c2c::PairCounts counts;
-    std::optional<report::RateBasis> basis;
+    std::optional<analysis::RateBasis> basis;
 };
 
 struct CpuRow {
     QString who; // "cpu 3" or "thread 1"
     store::ShownCounts counts;
-    std::optional<report::RateBasis> basis;
+    std::optional<analysis::RateBasis> basis;
 };
 
 // "top/mid/leaf/memory [0]"
@@ -47,7 +47,7 @@ std::vector<CpuRow> cpu_rows(const store::C2cData& data, const c2c::LineKey& lin
 
 // The rate columns are titled by the run's basis ("Tot Hitm/1k op", "Tot Hitm %HITM"). The
 // lines' columns are analysis::run_line_columns; the rows analysis::cacheline_rows.
-using Basis = std::optional<report::RateBasis>;
+using Basis = std::optional<analysis::RateBasis>;
 std::vector<Column<analysis::CachelineRow>> line_columns(const Basis& basis);
 std::vector<Column<OffsetRow>> offset_columns(const Basis& basis);
 std::vector<Column<PairRow>> pair_columns(const Basis& basis);

@@ -17,8 +17,8 @@ StripLayout line_strip(const analysis::LayoutMap& map, const analysis::LayoutLin
     strip.scope = QObject::tr("summed over the heat run's objects");
     if (map.heat) {
         if (map.heat->traced_ops && *map.heat->traced_ops > 0)
-            strip.basis =
-                report::RateBasis{report::RateBasis::Kind::per_thousand_ops, *map.heat->traced_ops};
+            strip.basis = analysis::RateBasis{analysis::RateBasis::Kind::per_thousand_ops,
+                                              *map.heat->traced_ops};
         strip.known = map.heat->known;
     }
     for (const analysis::LineField& f : line.fields) {

@@ -1,8 +1,8 @@
 #include "gui/models/strip_layout.hpp"
 
 #include "collector/analysis/field_names.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/report/c2c_report.hpp"
-#include "collector/report/rate.hpp"
 #include "gui/models/c2c_rows.hpp"
 #include "gui/models/number_text.hpp"
 
@@ -21,7 +21,7 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
     strip.bytes = std::max(bytes, strip.line_size);
     strip.width = width;
     strip.title = line_title(data, line);
-    strip.basis = report::rate_basis(data);
+    strip.basis = analysis::rate_basis(data);
     strip.known = data.trace.known;
     strip.scope = QObject::tr("this object's line");
 
@@ -70,22 +70,22 @@ std::optional<StripLayout> compute_strip(const store::C2cData& data, const c2c::
 
 double strip_value(const StripLayout& strip, const c2c::ClassCounts& counts) {
     const std::uint64_t hitm = store::shown_counts(counts, strip.known).hitm;
-    return report::rate(hitm, strip.basis).value_or(static_cast<double>(hitm));
+    return analysis::rate(hitm, strip.basis).value_or(static_cast<double>(hitm));
 }
 
 QString strip_metric(const StripLayout& strip) {
     if (!strip.basis)
         return QObject::tr("HITM, raw counts (no traced operations)");
-    return report::is_share(strip.basis) ? QObject::tr("HITM, % of the captured HITM")
-                                         : QObject::tr("HITM per 1,000 traced operations");
+    return analysis::is_share(strip.basis) ? QObject::tr("HITM, % of the captured HITM")
+                                           : QObject::tr("HITM per 1,000 traced operations");
 }
 
 QString strip_value_text(const StripLayout& strip, const c2c::ClassCounts& counts) {
     const double value = strip_value(strip, counts);
     if (!strip.basis)
         return number_text(value, 0);
-    return report::is_share(strip.basis) ? number_text(value, 1) + QStringLiteral("%")
-                                         : number_text(value, 1) + QStringLiteral("/1k");
+    return analysis::is_share(strip.basis) ? number_text(value, 1) + QStringLiteral("%")
+                                           : number_text(value, 1) + QStringLiteral("/1k");
 }
 
 void label_boxes(StripLayout& strip, const std::vector<std::string_view>& paths) {

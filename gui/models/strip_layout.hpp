@@ -1,7 +1,7 @@
 #pragma once
 // Geometry of the cacheline strip: each field of the line's object drawn as a box at its
 // offset and width, with the counts that colour it. Plain values, so tests need no widgets.
-#include "collector/report/rate.hpp"
+#include "collector/analysis/rate.hpp"
 #include "collector/store/c2c_tables.hpp"
 
 #include <QString>
@@ -32,9 +32,9 @@ struct StripLayout {
     std::uint32_t bytes = 64; // 64, or 128 for an adjacent-line pair
     std::uint32_t line_size = 64;
     double width = 0;
-    std::vector<StripBox> boxes;            // by offset
-    double max_value = 0;                   // the largest box's strip_value
-    std::optional<report::RateBasis> basis; // what labels and tooltips divide counts by
+    std::vector<StripBox> boxes;              // by offset
+    double max_value = 0;                     // the largest box's strip_value
+    std::optional<analysis::RateBasis> basis; // what labels and tooltips divide counts by
     // What the run's source counted: tooltips show the rest as "–". Boxes are coloured by the
     // transfers counted, all of them or (store classes unknown) loads' HITMs and clean forwards.
     store::KnownCounts known;
@@ -45,7 +45,7 @@ struct StripLayout {
 
 // What a box shows, in colour and number: its HITM (the count every source has: perf c2c's
 // Tot Hitm where stores have none) per 1,000 traced operations, as a share of a capture's HITMs
-// (an import: report::rate_basis), or raw when the run has neither. The compare chart beside the
+// (an import: analysis::rate_basis), or raw when the run has neither. The compare chart beside the
 // strips plots the same; tooltips add the rest.
 double strip_value(const StripLayout& strip, const c2c::ClassCounts& counts);
 // That metric in words, for the caption or colour key of a view of strips.

@@ -39,7 +39,7 @@ void CachelineTable::setRun(std::shared_ptr<const RunDetail> detail) {
     if (rows_.empty())
         head += tr(" — no line moved between caches (one thread cannot contend)");
     header_->setText(head);
-    table_->model()->setRows(rows_, line_columns(report::rate_basis(*detail->c2c)));
+    table_->model()->setRows(rows_, line_columns(analysis::rate_basis(*detail->c2c)));
     table_->fitColumns();
 }
 

@@ -1,7 +1,7 @@
 #include "gui/views/compare_view.hpp"
 
 #include "collector/analysis/comparison.hpp"
-#include "collector/report/rate.hpp"
+#include "collector/analysis/rate.hpp"
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
@@ -268,7 +268,7 @@ bool CompareView::setData(std::shared_ptr<const CompareData> data) {
     QChart* old = chart_view_->chart();
     chart_view_->setChart(field_chart(
         QString::fromStdString(object->name), run_label(b), run_label(a),
-        analysis::field_pairs(*before, *after, object->name, 12), report::rate_basis(*before)));
+        analysis::field_pairs(*before, *after, object->name, 12), analysis::rate_basis(*before)));
     delete old; // setChart releases the old chart to us
 
     if (!data->prediction) {
@@ -278,7 +278,7 @@ bool CompareView::setData(std::shared_ptr<const CompareData> data) {
                 .arg(b.id));
         return true;
     }
-    const report::Prediction& p = *data->prediction;
+    const analysis::Prediction& p = *data->prediction;
     const auto rate = [](const std::optional<double>& v) {
         return text_or_unknown(v, [](double x) { return number_text(x, 1); });
     };

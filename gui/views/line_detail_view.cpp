@@ -62,7 +62,7 @@ void LineDetailView::refresh() {
         return;
     const store::C2cData& data = *detail_->c2c;
     strip_->setStrip(compute_strip(data, line_, 1.0, pair_lines_->isChecked() ? 128 : 64));
-    const Basis basis = report::rate_basis(data);
+    const Basis basis = analysis::rate_basis(data);
     offsets_->model()->setRows(offset_rows(data, line_), offset_columns(basis));
     pairs_->model()->setRows(pair_rows(data, line_), pair_columns(basis));
     cpus_->model()->setRows(cpu_rows(data, line_), cpu_columns(basis));
@@ -73,7 +73,7 @@ void LineDetailView::refresh() {
     for (const auto& l : data.result.lines)
         if (l.line == line_)
             hitm = l.counts.hitm();
-    summary_->setText(drilldown_summary(d, report::hitm_share(hitm, data)));
+    summary_->setText(drilldown_summary(d, analysis::hitm_share(hitm, data)));
     code_->model()->setRows(d.code, code_columns());
     access_->model()->setRows(access_rows(data, *detail_, line_), access_columns());
     // A capture's code is what one drills into first; a replay has none (its pairs say who).

@@ -1,6 +1,6 @@
 #include "gui/views/strip_widget.hpp"
 
-#include "collector/report/rate.hpp"
+#include "collector/analysis/rate.hpp"
 #include "gui/models/number_text.hpp"
 #include "gui/models/shown_text.hpp"
 #include "gui/models/unknown_text.hpp"
@@ -141,7 +141,7 @@ QString StripWidget::tooltip(const StripBox& box) const {
         return text_or_unknown(v, [](std::uint64_t x) { return number_text(x); });
     };
     const auto rate = [this](std::optional<std::uint64_t> v) {
-        return QString::fromStdString(report::rate_phrase(v, strip_->basis));
+        return QString::fromStdString(analysis::rate_phrase(v, strip_->basis));
     };
     return where + tr("<br>loads %1, stores %2<br>HITM %3 (%4): load %5, store %6<br>"
                       "transfers %7 (%8)")

@@ -36,8 +36,8 @@ bool has_in_order(const std::string& line, const std::vector<std::string>& words
 }
 
 TEST(CachelineColumns, RatesAreTitledByTheRunsBasis) {
-    const report::RateBasis ops{report::RateBasis::Kind::per_thousand_ops, 1000};
-    const report::RateBasis share{report::RateBasis::Kind::share_of_hitm, 20};
+    const analysis::RateBasis ops{analysis::RateBasis::Kind::per_thousand_ops, 1000};
+    const analysis::RateBasis share{analysis::RateBasis::Kind::share_of_hitm, 20};
     EXPECT_EQ(cacheline_column(Id::hitm_rate, ops).header, "Tot Hitm/1k op");
     EXPECT_EQ(cacheline_column(Id::hitm_rate, share).header, "Tot Hitm %HITM");
     EXPECT_EQ(cacheline_column(Id::transfers_rate, std::nullopt).header, "Xfer/1k op");
@@ -60,7 +60,7 @@ TEST(CachelineColumns, TextReportAndExportsTakeTheirHeadersFromTheSchema) {
     test::SmallDb small;
     const RunDetail detail = read_run_detail(small.db, 1);
     ASSERT_TRUE(detail.c2c);
-    const auto basis = report::rate_basis(*detail.c2c);
+    const auto basis = analysis::rate_basis(*detail.c2c);
 
     // The text report: its table's header row is the schema's headers, in order.
     const std::string text = report::format_c2c_report(*detail.c2c, "run 1");

@@ -254,7 +254,7 @@ private slots:
         });
         QVERIFY(usage_line != lines.end());
         const c2c::LineKey top = usage_line->key;
-        const Basis basis = report::rate_basis(*d.c2c);
+        const Basis basis = analysis::rate_basis(*d.c2c);
         check_table(lines, line_columns(basis));
         check_table(offset_rows(*d.c2c, top), offset_columns(basis));
         check_table(pair_rows(*d.c2c, top), pair_columns(basis));
@@ -266,7 +266,7 @@ private slots:
     // The cacheline table's headers, values and heat bars are the analysis schema's
     // (analysis::run_line_columns), as the text report's and the exports' are.
     void lineColumnsAreTheSchemas() {
-        const report::RateBasis share{report::RateBasis::Kind::share_of_hitm, 20};
+        const analysis::RateBasis share{analysis::RateBasis::Kind::share_of_hitm, 20};
         for (const Basis& basis : {Basis{}, Basis{share}}) {
             const auto schema = analysis::run_line_columns(basis, analysis::LineTable::browse);
             const auto columns = line_columns(basis);
@@ -307,7 +307,7 @@ private slots:
         data.trace.known = store::KnownCounts::none();
         const auto lines = analysis::cacheline_rows(data);
         QCOMPARE(lines.size(), std::size_t(1));
-        const auto columns = line_columns(report::rate_basis(data));
+        const auto columns = line_columns(analysis::rate_basis(data));
         check_table(lines, columns);
         for (const char* title :
              {"StoreHitm", "Inval", "Xfer", "Xfer/1k op", "Est. cycles", "Tot Hitm/1k op"})
@@ -322,8 +322,8 @@ private slots:
         // A capture of 20 HITMs: the line's 5 are 25 % of them, perf c2c's own percentage; no
         // per-1k column is left to read "–".
         data.trace.capture_hitm = 20;
-        const auto share = report::rate_basis(data);
-        QVERIFY(share && share->kind == report::RateBasis::Kind::share_of_hitm);
+        const auto share = analysis::rate_basis(data);
+        QVERIFY(share && share->kind == analysis::RateBasis::Kind::share_of_hitm);
         const auto captured = analysis::cacheline_rows(data);
         QCOMPARE(cell(captured, line_columns(share), "Tot Hitm %HITM"), QStringLiteral("25.0%"));
         QCOMPARE(cell(captured, line_columns(share), "Tot Hitm/1k op"),
@@ -355,7 +355,7 @@ private slots:
         QVERIFY(usage->counts->transfers() > 0);
         // Coloured and numbered by HITM per 1,000 traced operations, the chart's metric.
         QCOMPARE(strip_metric(*strip), QStringLiteral("HITM per 1,000 traced operations"));
-        QVERIFY(strip->basis && !report::is_share(strip->basis) && strip->basis->denominator > 0);
+        QVERIFY(strip->basis && !analysis::is_share(strip->basis) && strip->basis->denominator > 0);
         QCOMPARE(strip_value(*strip, *usage->counts),
                  1000.0 * static_cast<double>(usage->counts->hitm()) /
                      static_cast<double>(strip->basis->denominator));

@@ -123,7 +123,7 @@ private slots:
         QVERIFY(strip.known == map.heat->known);
         QVERIFY(!strip.known.transfers());
         QVERIFY(strip.basis ==
-                (report::RateBasis{report::RateBasis::Kind::per_thousand_ops, 1000}));
+                (analysis::RateBasis{analysis::RateBasis::Kind::per_thousand_ops, 1000}));
     }
 
     void runHeatColoursTheUsageBox() {

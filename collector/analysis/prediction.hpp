@@ -3,12 +3,11 @@
 // runs of different lengths compare. The rows are what `predict` prints and stores.
 #include "collector/store/c2c_tables.hpp"
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace hitmap::report {
+namespace hitmap::analysis {
 
 // Per 1,000 traced operations; unknown where no operation was traced.
 struct FieldRate {
@@ -37,10 +36,4 @@ struct Prediction {
 Prediction compare_prediction(const store::C2cData& recorded, const store::C2cData& predicted,
                               const store::C2cData* measured);
 
-// `recorded_label` names the first column's source ("recorded", or "baseline" for a
-// re-simulation).
-std::string format_prediction(const Prediction& p, bool with_measured,
-                              std::string_view recorded_label = "recorded");
-nlohmann::json prediction_json(const Prediction& p);
-
-} // namespace hitmap::report
+} // namespace hitmap::analysis

@@ -1,8 +1,8 @@
-#include "collector/report/rate.hpp"
+#include "collector/analysis/rate.hpp"
 
-#include "collector/report/unknown.hpp"
+#include "collector/support/unknown.hpp"
 
-namespace hitmap::report {
+namespace hitmap::analysis {
 
 bool is_share(const std::optional<RateBasis>& basis) {
     return basis && basis->kind == RateBasis::Kind::share_of_hitm;
@@ -32,13 +32,13 @@ std::optional<double> hitm_share(std::optional<std::uint64_t> hitm, const store:
 }
 
 std::string rate_text(std::optional<std::uint64_t> count, const std::optional<RateBasis>& basis) {
-    return is_share(basis) ? text_or_unknown(rate(count, basis), "{:.1f}%")
-                           : text_or_unknown(rate(count, basis), "{:.2f}");
+    return is_share(basis) ? support::text_or_unknown(rate(count, basis), "{:.1f}%")
+                           : support::text_or_unknown(rate(count, basis), "{:.2f}");
 }
 
 std::string rate_phrase(std::optional<std::uint64_t> count, const std::optional<RateBasis>& basis) {
     if (!basis)
-        return std::string(unknown_text);
+        return std::string(support::unknown_text);
     return is_share(basis) ? rate_text(count, basis) + " of captured HITM"
                            : rate_text(count, basis) + "/1k op";
 }
@@ -55,4 +55,4 @@ std::string hitm_axis_title(const std::optional<RateBasis>& basis) {
     return is_share(basis) ? "% of captured HITM" : "HITM/1k ops";
 }
 
-} // namespace hitmap::report
+} // namespace hitmap::analysis

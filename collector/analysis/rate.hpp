@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace hitmap::report {
+namespace hitmap::analysis {
 
 struct RateBasis {
     enum class Kind {
@@ -47,4 +47,4 @@ std::string rate_unit(const std::optional<RateBasis>& basis);
 // A HITM axis's title, short enough for a chart's height: "HITM/1k ops", "% of captured HITM".
 std::string hitm_axis_title(const std::optional<RateBasis>& basis);
 
-} // namespace hitmap::report
+} // namespace hitmap::analysis

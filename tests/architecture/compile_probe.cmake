@@ -1,0 +1,20 @@
+# Compiles SOURCE (syntax only) with INCLUDES ('|'-separated) as its include paths. EXPECT
+# downward: it must compile. EXPECT upward: it must fail because an included header is not found.
+string(REPLACE "|" ";" dirs "${INCLUDES}")
+set(flags "")
+foreach(dir ${dirs})
+    list(APPEND flags "-I${dir}")
+endforeach()
+execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only ${flags} ${SOURCE}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(EXPECT STREQUAL "downward")
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "an include the architecture allows did not compile:\n${err}")
+    endif()
+else()
+    string(FIND "${err}" "collector/analysis/report_data.hpp: No such file" at)
+    if(rc EQUAL 0 OR at EQUAL -1)
+        message(FATAL_ERROR "an upward include was not refused (rc ${rc}):\n${err}")
+    endif()
+    message(STATUS "refused as it should be:\n${err}")
+endif()
