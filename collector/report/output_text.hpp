@@ -28,5 +28,4 @@ std::string html_text(std::string_view text);
 // A rate for people: 47361868 -> "47.36 M", 16570 -> "16.57 k", 950 -> "950".
 std::string rate_text(double per_second);
 
-
 } // namespace hitmap::report
