@@ -12,13 +12,13 @@
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/run/progress.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/trace/trace_file.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/composition.hpp"
 #include "engine/layout/layout_loader.hpp"
 #include "engine/layout/layout_registry.hpp"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
@@ -128,9 +128,8 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     data.trace.model_cpus = predicted.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
     store::RunOutcome outcome;
     outcome.note = fmt::format("predicted from run {} under {}", source.id, layouts_text(layouts));
-    return db.insert_finished_run(record, outcome, [&](SQLite::Database& sql, std::int64_t id) {
-        store::write_c2c(sql, id, data);
-    });
+    return db.insert_finished_run(record, outcome,
+                                  [&](store::RunWriter& writer) { writer.write(data); });
 }
 
 // The run's stored trace, loaded for replays.

@@ -15,6 +15,7 @@
 #include "collector/run/trace_cleanup.hpp"
 #include "collector/run/workload_outcome.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/support/error_text.hpp"
 #include "engine/workloads/workload.hpp"
 
@@ -261,13 +262,13 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             summary.trace_cap = trace_cap(result, c2c_data->trace, request.c2c);
         }
         outcome.params_json = resolved_params.dump();
-        db_.finish_run(run_id, outcome, [&](SQLite::Database& sql) {
+        db_.finish_run(run_id, outcome, [&](store::RunWriter& writer) {
             if (c2c_data)
-                store::write_c2c(sql, run_id, *c2c_data);
+                writer.write(*c2c_data);
             if (simulated)
-                store::write_simulation(sql, run_id, simulated->record);
+                writer.write(simulated->record);
             for (const auto& table : lock_tables)
-                store::write_lock_tables(sql, run_id, table);
+                writer.write(table);
         });
         summary.ok = true;
         progress_.end(true, fmt::format("{:.0f} ops/s", summary.ops_per_s));

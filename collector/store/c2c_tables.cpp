@@ -3,6 +3,7 @@
 #include "collector/store/database.hpp"
 #include "collector/store/errors.hpp"
 #include "collector/store/layout_table.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "collector/store/sql_text.hpp"
 
@@ -69,7 +70,9 @@ const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id) 
     return nullptr;
 }
 
-void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) {
+void RunWriter::write(const C2cData& data) {
+    SQLite::Database& sql = sql_connection(db_);
+    const std::int64_t run_id = run_id_;
     SQLite::Statement obj(sql, "INSERT INTO object (run_id, object_id, name, layout_id, phase, "
                                "layout_origin) VALUES (?, ?, ?, ?, ?, ?)");
     for (const auto& o : data.objects) {

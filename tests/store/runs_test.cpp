@@ -1,5 +1,6 @@
 // Machines, runs and metrics: round trips, crash visibility and the one-transaction finish.
 #include "collector/store/database.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "tests/store/store_test_support.hpp"
 
@@ -131,9 +132,10 @@ TEST_F(RunsTest, ExtraWritesCommitWithTheRun) {
         "CREATE TABLE scratch_extra (run_id INTEGER REFERENCES run (id), name TEXT)");
     const auto id = db.begin_run(sample_run(machine_id));
 
-    db.finish_run(id, {}, [&](SQLite::Database& sql) {
-        SQLite::Statement insert(sql, "INSERT INTO scratch_extra VALUES (?, 'memcg->lock')");
-        insert.bind(1, id);
+    db.finish_run(id, {}, [&](RunWriter& writer) {
+        SQLite::Statement insert(sql_connection(db),
+                                 "INSERT INTO scratch_extra VALUES (?, 'memcg->lock')");
+        insert.bind(1, writer.run_id());
         insert.exec();
     });
 
@@ -148,8 +150,9 @@ TEST_F(RunsTest, ThrowingExtraRollsEverythingBack) {
     const RunOutcome outcome{.ops = 10, .metrics = {{.name = "hitm", .value = 1}}};
 
     EXPECT_THROW(db.finish_run(id, outcome,
-                               [](SQLite::Database& sql) {
-                                   sql.exec("INSERT INTO scratch_extra VALUES (1, 'x')");
+                               [&](RunWriter&) {
+                                   sql_connection(db).exec(
+                                       "INSERT INTO scratch_extra VALUES (1, 'x')");
                                    throw std::runtime_error("c2c writer failed");
                                }),
                  std::runtime_error);
