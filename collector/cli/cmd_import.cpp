@@ -365,7 +365,7 @@ void import_perf_c2c(const C2cImportOptions& o) {
         -1);
     run.source = store::Source::imported;
     run.threads.reset(); // the text does not say
-    run.c2c_source = "perf-c2c";
+    run.c2c_source = store::C2cSource::perf_c2c;
     run.c2c_reason = fmt::format("imported from {}: {}{}", basename, what,
                                  parsed.stats_only ? ", statistics only (no per-line table)" : "");
     store::RunOutcome outcome;

@@ -77,7 +77,8 @@ std::optional<store::RunRecord> find_measured(store::Database& db, const store::
     const auto runs = db.runs({.workload = source.workload, .status = store::RunStatus::complete});
     const nlohmann::json want = without_layouts(source.params_json);
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
-        if (it->id == source.id || it->threads != source.threads || it->c2c_source != "software")
+        if (it->id == source.id || it->threads != source.threads ||
+            it->c2c_source != store::C2cSource::software)
             continue;
         if (without_layouts(it->params_json) != want)
             continue;
@@ -112,7 +113,7 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     record.ops.reset();
     record.ops_per_s.reset();
     record.duration_s.reset();
-    record.c2c_source = "predicted";
+    record.c2c_source = store::C2cSource::predicted;
     record.c2c_reason = fmt::format("replay of run {}'s trace ({} traced operations) under {}",
                                     source.id, recorded.trace.traced_ops, layouts_text(layouts));
     record.predicted_from = source.id;

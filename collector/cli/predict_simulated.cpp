@@ -84,7 +84,7 @@ std::int64_t Resimulation::store(store::Database& db,
     store::RunRecord record = run_;
     record.variant = fmt::format("{} @{}", run_.variant, layouts_text(layouts));
     record.params_json = predicted.result.resolved_params.dump();
-    record.c2c_source = "simulated";
+    record.c2c_source = store::C2cSource::simulated;
     record.c2c_reason = fmt::format("run {} simulated again on {} under {}", run_.id, machine_.name,
                                     layouts_text(layouts));
     record.predicted_from = run_.id;

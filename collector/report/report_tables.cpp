@@ -44,7 +44,8 @@ ReportTable runs_table(const analysis::Report& r) {
                           std::string(store::to_string(run.source)),
                           known_or_not(run.simulated_machine), known_or_not(run.duration_s),
                           known_or_not(run.ops), known_or_not(run.ops_per_s),
-                          s.detail.c2c ? Cell(run.c2c_source.value_or("software"))
+                          s.detail.c2c ? Cell(std::string(store::to_string(
+                                             run.c2c_source.value_or(store::C2cSource::software))))
                                        : Cell(fmt::format("none: {}", *s.no_lines_reason))});
     }
     return t;

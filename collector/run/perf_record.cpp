@@ -237,7 +237,7 @@ std::optional<RecordResult> record(const RecordRequest& request,
     run.params_json = params.dump();
     run.source = store::Source::measured;
     run.threads.reset(); // perf does not say how many threads the command ran
-    run.c2c_source = "perf";
+    run.c2c_source = store::C2cSource::perf;
     run.c2c_reason = fmt::format("{}: perf c2c record of {}", request.perf.asker, what);
     store::RunOutcome outcome;
     outcome.duration_s = result.seconds;

@@ -106,7 +106,9 @@ RunRecord read_run(const SQLite::Statement& q) {
                   .ops = optional_int64(q.getColumn(7)),
                   .ops_per_s = optional_double(q.getColumn(8)),
                   .status = parse_run_status(q.getColumn(9).getString()),
-                  .c2c_source = optional_text(q.getColumn(10)),
+                  .c2c_source = q.getColumn(10).isNull()
+                                    ? std::nullopt
+                                    : std::optional(parse_c2c_source(q.getColumn(10).getString())),
                   .c2c_reason = optional_text(q.getColumn(15)),
                   .started_at = q.getColumn(11).getString(),
                   .finished_at = optional_text(q.getColumn(12)),
@@ -146,7 +148,7 @@ std::int64_t insert_run(SQLite::Database& db, const RunRecord& run, const std::s
     bind_optional(insert, 8, run.ops);
     bind_optional(insert, 9, run.ops_per_s);
     insert.bind(10, std::string(to_string(status)));
-    bind_optional(insert, 11, run.c2c_source);
+    bind_optional(insert, 11, c2c_source_text(run.c2c_source));
     bind_optional(insert, 12, run.c2c_reason);
     insert.bind(13, utc_now());
     bind_optional(insert, 14, run.note);

@@ -70,7 +70,7 @@ void generate(const std::filesystem::path& path) {
             r.source = store::Source::traced;
             r.threads = 1 + i % 2;
             r.duration_s = 1;
-            r.c2c_source = "software";
+            r.c2c_source = store::C2cSource::software;
             const store::RunOutcome outcome{.ops = 1'000'000, .ops_per_s = 1'000'000};
             const store::C2cData c2c = synthetic_c2c(i);
             db.insert_finished_run(r, outcome,

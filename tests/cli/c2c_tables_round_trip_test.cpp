@@ -91,7 +91,7 @@ TEST(C2cTables, SampledRunsStoreTheirClock) {
     run.machine_id = fresh.upsert_machine(detect_machine(), "{}");
     run.workload = "page-counter-charge";
     run.variant = "v6.0";
-    run.c2c_source = "hardware";
+    run.c2c_source = C2cSource::hardware;
     const auto id =
         fresh.insert_finished_run(run, {}, [&](RunWriter& writer) { writer.write(sampled); });
     const auto again = read_c2c(fresh, id);

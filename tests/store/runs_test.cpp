@@ -69,7 +69,7 @@ TEST_F(RunsTest, BegunRunIsRunningAndVisibleFromAnotherConnection) {
 
 TEST_F(RunsTest, FinishedRunAndMetricsRoundTrip) {
     RunRecord record = sample_run(machine_id);
-    record.c2c_source = "perf-c2c.data";
+    record.c2c_source = C2cSource::perf_c2c;
     record.note = "first try";
     const auto id = db.begin_run(record);
 
@@ -125,6 +125,19 @@ TEST_F(RunsTest, FilterSelectsByWorkloadVariantStatusAndIds) {
     EXPECT_THAT(ids({.ids = std::vector{c, a}}), ElementsAre(a, c));
     EXPECT_THAT(ids({.ids = std::vector<std::int64_t>{}}), ElementsAre());
     EXPECT_THAT(ids({.workload = "page_counter_charge", .variant = "unpadded"}), ElementsAre(a));
+}
+
+// run.c2c_source keeps the texts the column held as free text, so older databases read the same.
+TEST(C2cSourceNames, AreTheTextsStoredBefore) {
+    const std::pair<C2cSource, std::string_view> names[] = {
+        {C2cSource::software, "software"},   {C2cSource::hardware, "hardware"},
+        {C2cSource::perf, "perf"},           {C2cSource::perf_c2c, "perf-c2c"},
+        {C2cSource::simulated, "simulated"}, {C2cSource::predicted, "predicted"}};
+    for (const auto& [source, text] : names) {
+        EXPECT_EQ(to_string(source), text);
+        EXPECT_EQ(parse_c2c_source(text), source);
+    }
+    EXPECT_THROW(parse_c2c_source("perf-c2c.data"), std::invalid_argument);
 }
 
 TEST_F(RunsTest, ExtraWritesCommitWithTheRun) {
