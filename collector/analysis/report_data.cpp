@@ -35,39 +35,11 @@ std::vector<store::RunRecord> selected_runs(store::Database& db, const ReportReq
     return runs;
 }
 
-std::vector<LineRow> hottest_lines(const store::C2cData& data,
-                                   const std::map<std::uint64_t, LineDrilldown>& drilldown,
-                                   std::size_t limit) {
-    std::vector<LineRow> rows;
-    const std::optional<std::uint64_t> ops = data.traced_ops();
-    for (const c2c::LineStats* l : report::ranked_lines(data.result, true)) {
-        if (rows.size() == limit)
-            break;
-        const store::ShownCounts c = data.shown(l->counts);
-        rows.push_back({report::line_name(data, l->line),
-                        report::fields_on_line(data, l->line),
-                        c.hitm,
-                        c.transfers,
-                        report::per_thousand(c.hitm, ops),
-                        report::per_thousand(c.transfers, ops),
-                        report::hitm_share(c.hitm, data),
-                        std::nullopt,
-                        std::nullopt,
-                        {}});
-        if (const auto d = drilldown.find(l->line.address); d != drilldown.end()) {
-            rows.back().lcl_hitm = d->second.lcl_hitm;
-            rows.back().rmt_hitm = d->second.rmt_hitm;
-            rows.back().code = d->second.code;
-        }
-    }
-    return rows;
-}
-
 RunSection run_section(store::Database& db, const store::RunRecord& run,
                        const ReportRequest& request) {
     RunSection s{read_run_detail(db, run.id), {}, {}, {}};
     if (s.detail.c2c)
-        s.lines = hottest_lines(*s.detail.c2c, s.detail.drilldown, request.lines_per_run);
+        s.lines = cacheline_rows(*s.detail.c2c, {true, request.lines_per_run, &s.detail.drilldown});
     else
         s.no_lines_reason = report::no_c2c_reason(run);
     for (LockTotal& t : lock_totals(s.detail.locks)) {

@@ -3,6 +3,7 @@
 // their sources and hottest lines, a before/after comparison of two runs, lock classes and
 // their wait times, and scaling curves. The CLI's Markdown/CSV/JSON and the app's HTML/PDF
 // all write this one model, so every format shows the same numbers.
+#include "collector/analysis/cacheline_row.hpp"
 #include "collector/analysis/comparison.hpp"
 #include "collector/analysis/lock_changes.hpp"
 #include "collector/analysis/run_detail.hpp"
@@ -40,19 +41,6 @@ struct ReportRequest {
 // decimal digits, at least 1; empty items, signs, spaces and hex are refused naming the item.
 std::vector<std::int64_t> parse_run_ids(std::string_view text);
 
-// One contended line of a run, named by its object and fields.
-struct LineRow {
-    std::string line;       // "top/memory [0]"
-    std::string fields;     // "usage,min,low,high"
-    std::uint64_t hitm = 0; // store::ShownCounts::hitm: perf's Tot Hitm where stores have none
-    std::optional<std::uint64_t> transfers; // nullopt: the source cannot count them all
-    std::optional<double> hitm_per_1k, transfers_per_1k; // also nullopt: no traced operations
-    // Percent of the capture's HITMs (perf c2c's own percentage); nullopt: no capture total.
-    std::optional<double> hitm_share;
-    std::optional<std::uint64_t> lcl_hitm, rmt_hitm; // perf's split; a trace has no nodes
-    std::vector<CodeRow> code; // perf c2c's rows of the line: symbols, source lines, CPUs
-};
-
 struct LockClassRow {
     LockTotal total;
     std::vector<HistogramBar> waits; // empty: the source kept no wait histogram
@@ -60,7 +48,7 @@ struct LockClassRow {
 
 struct RunSection {
     RunDetail detail;
-    std::vector<LineRow> lines; // hottest first; empty without cacheline data
+    std::vector<CachelineRow> lines; // hottest first; empty without cacheline data
     std::optional<std::string> no_lines_reason;
     std::vector<LockClassRow> lock_classes;
 };

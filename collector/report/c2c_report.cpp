@@ -1,5 +1,6 @@
 #include "collector/report/c2c_report.hpp"
 
+#include "collector/analysis/cacheline_columns.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/rate.hpp"
 #include "collector/report/unknown.hpp"
@@ -26,6 +27,20 @@ std::string count_text(std::optional<std::uint64_t> value) {
 
 std::string cycles_text(std::optional<double> value) {
     return text_or_unknown(value, "{:.0f}");
+}
+
+// A row of a table of columns declared in analysis: each padded to its width (at least its
+// header's), numbers to the right, the last column as wide as its text.
+template <class Text>
+std::string text_row(const std::vector<analysis::CachelineColumn>& columns, Text text) {
+    std::string out;
+    for (const analysis::CachelineColumn& c : columns) {
+        const std::size_t width = c.width ? std::max<std::size_t>(c.width, c.header.size()) : 0;
+        out += c.text ? fmt::format("{:<{}} ", text(c), width)
+                      : fmt::format("{:>{}} ", text(c), width);
+    }
+    out.back() = '\n';
+    return out;
 }
 
 // perf c2c's stat line: "  %-34s: %10d", "–" for a count the source could not give.
@@ -208,21 +223,12 @@ std::string format_c2c_report(const store::C2cData& data, const std::string& tit
 
     const auto lines = ranked_lines(r, options.only_shared);
     out += section("Shared Data Cache Line Table");
-    out += fmt::format(
-        "{:>4}  {:<18} {:<26} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>12}  {}\n",
-        "Num", "Address", "Object [line]", "Tot Hitm", "Hitm" + per, "LoadHitm", "StoreHitm",
-        "Inval", "CleanFwd", "Loads", "Stores", "Est. cycles", "Fields");
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const auto& l = *lines[i];
-        const store::ShownCounts c = data.shown(l.counts);
-        out +=
-            fmt::format("{:>4}  {:#018x} {:<26} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} "
-                        "{:>10} {:>12}  {}\n",
-                        i, l.line.address, line_name(data, l.line), c.hitm,
-                        rate_text(c.hitm, basis), c.load_hitm, count_text(c.store_hitm),
-                        count_text(c.invalidations), c.clean_forward, c.loads, c.stores,
-                        cycles_text(c.stall_cycles), escape_control(fields_on_line(data, l.line)));
-    }
+    const auto columns = analysis::run_line_columns(basis, analysis::LineTable::text);
+    out += text_row(columns, [](const analysis::CachelineColumn& c) { return c.header; });
+    for (const analysis::CachelineRow& row : analysis::cacheline_rows(data, {options.only_shared}))
+        out += text_row(columns, [&](const analysis::CachelineColumn& c) {
+            return escape_control(analysis::cell_text(row, c));
+        });
     if (lines.empty())
         out += "  (no line had a transfer)\n";
 

@@ -51,7 +51,7 @@ std::string table_html(const ReportTable& t) {
             const bool number = std::holds_alternative<std::int64_t>(row[i]) ||
                                 std::holds_alternative<double>(row[i]);
             out += fmt::format("<td{}>{}</td>", number ? " class=\"num\"" : "",
-                               breakable(html_text(cell_text(row[i], t.columns[i].decimals))));
+                               breakable(html_text(cell_text(row[i], t.columns[i].decimals, t.columns[i].suffix))));
         }
         out += "</tr>\n";
     }

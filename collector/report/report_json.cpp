@@ -1,5 +1,6 @@
 #include "collector/report/report_json.hpp"
 
+#include "collector/analysis/cacheline_columns.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "collector/report/prediction.hpp"
 #include "collector/report/run_summary.hpp"
@@ -9,15 +10,19 @@ namespace hitmap::report {
 
 namespace {
 
-nlohmann::json lines_json(const std::vector<analysis::LineRow>& lines) {
+nlohmann::json lines_json(const std::vector<analysis::CachelineRow>& lines) {
+    using analysis::CachelineColumnId;
+    const auto cell = [](CachelineColumnId id, const analysis::CachelineRow& row) {
+        return analysis::cell_json(analysis::cacheline_column(id).value(row));
+    };
     nlohmann::json out = nlohmann::json::array();
     for (const auto& l : lines)
-        out.push_back({{"line", l.line},
+        out.push_back({{"line", analysis::line_text(l)},
                        {"fields", l.fields},
-                       {"hitm", l.hitm},
-                       {"transfers", json_or_null(l.transfers)},
-                       {"hitm_per_1k", json_or_null(l.hitm_per_1k)},
-                       {"transfers_per_1k", json_or_null(l.transfers_per_1k)},
+                       {"hitm", l.counts.hitm},
+                       {"transfers", json_or_null(l.counts.transfers)},
+                       {"hitm_per_1k", cell(CachelineColumnId::hitm_per_1k, l)},
+                       {"transfers_per_1k", cell(CachelineColumnId::transfers_per_1k, l)},
                        {"hitm_share_percent", json_or_null(l.hitm_share)},
                        {"lcl_hitm", json_or_null(l.lcl_hitm)},
                        {"rmt_hitm", json_or_null(l.rmt_hitm)},

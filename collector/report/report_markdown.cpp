@@ -19,7 +19,7 @@ std::string table_markdown(const ReportTable& t) {
     for (const auto& row : t.rows) {
         out += "|";
         for (std::size_t i = 0; i < row.size(); ++i)
-            out += fmt::format(" {} |", markdown_text(cell_text(row[i], t.columns[i].decimals)));
+            out += fmt::format(" {} |", markdown_text(cell_text(row[i], t.columns[i].decimals, t.columns[i].suffix)));
         out += "\n";
     }
     return out + "\n";

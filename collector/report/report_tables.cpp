@@ -1,5 +1,6 @@
 #include "collector/report/report_tables.hpp"
 
+#include "collector/analysis/cacheline_columns.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/unknown.hpp"
 
@@ -9,20 +10,7 @@ namespace hitmap::report {
 
 namespace {
 
-template <class T> Cell known_or_not(const std::optional<T>& v) {
-    if (!v)
-        return std::monostate{};
-    if constexpr (std::is_integral_v<T>)
-        return static_cast<std::int64_t>(*v);
-    else if constexpr (std::is_floating_point_v<T>)
-        return static_cast<double>(*v);
-    else
-        return std::string(*v);
-}
-
-Cell integer(std::uint64_t v) {
-    return static_cast<std::int64_t>(v);
-}
+using analysis::cell_of;
 
 ReportTable runs_table(const analysis::Report& r) {
     ReportTable t{"runs",
@@ -40,10 +28,9 @@ ReportTable runs_table(const analysis::Report& r) {
                   {}};
     for (const auto& s : r.runs) {
         const store::RunRecord& run = s.detail.run;
-        t.rows.push_back({run.id, run.workload, run.variant, known_or_not(run.threads),
-                          std::string(store::to_string(run.source)),
-                          known_or_not(run.simulated_machine), known_or_not(run.duration_s),
-                          known_or_not(run.ops), known_or_not(run.ops_per_s),
+        t.rows.push_back({run.id, run.workload, run.variant, cell_of(run.threads),
+                          std::string(store::to_string(run.source)), cell_of(run.simulated_machine),
+                          cell_of(run.duration_s), cell_of(run.ops), cell_of(run.ops_per_s),
                           s.detail.c2c ? Cell(std::string(store::to_string(
                                              run.c2c_source.value_or(store::C2cSource::software))))
                                        : Cell(fmt::format("none: {}", *s.no_lines_reason))});
@@ -55,20 +42,18 @@ ReportTable lines_table(const analysis::Report& r) {
     ReportTable t{"lines",
                   "Hottest cachelines per run (per 1k traced operations; a capture without "
                   "operations: % of its HITMs)",
-                  {{"Run"},
-                   {"Line"},
-                   {"Fields"},
-                   {"HITM"},
-                   {"HITM/1k", 2},
-                   {"HITM % of capture", 1},
-                   {"Transfers"},
-                   {"Transfers/1k", 2}},
+                  {{"Run"}},
                   {}};
+    const auto columns = analysis::report_line_columns();
+    for (const auto& c : columns)
+        t.columns.push_back({c.header, c.decimals, c.suffix});
     for (const auto& s : r.runs)
-        for (const auto& l : s.lines)
-            t.rows.push_back({s.detail.run.id, l.line, l.fields, integer(l.hitm),
-                              known_or_not(l.hitm_per_1k), known_or_not(l.hitm_share),
-                              known_or_not(l.transfers), known_or_not(l.transfers_per_1k)});
+        for (const auto& l : s.lines) {
+            std::vector<Cell> row{s.detail.run.id};
+            for (const auto& c : columns)
+                row.push_back(c.value(l));
+            t.rows.push_back(std::move(row));
+        }
     return t;
 }
 
@@ -94,11 +79,11 @@ ReportTable code_table(const analysis::Report& r) {
     for (const auto& s : r.runs)
         for (const auto& l : s.lines)
             for (const auto& c : l.code)
-                t.rows.push_back({s.detail.run.id, l.line, fmt::format("{:#x}", c.offset), c.field,
-                                  known_or_not(c.rmt_hitm), known_or_not(c.lcl_hitm),
-                                  known_or_not(c.load_cycles), known_or_not(c.cpu_count),
-                                  known_or_not(c.cpus), known_or_not(c.pid), known_or_not(c.tid),
-                                  known_or_not(c.symbol), known_or_not(c.source)});
+                t.rows.push_back({s.detail.run.id, analysis::line_text(l),
+                                  fmt::format("{:#x}", c.offset), c.field, cell_of(c.rmt_hitm),
+                                  cell_of(c.lcl_hitm), cell_of(c.load_cycles), cell_of(c.cpu_count),
+                                  cell_of(c.cpus), cell_of(c.pid), cell_of(c.tid),
+                                  cell_of(c.symbol), cell_of(c.source)});
     return t;
 }
 
@@ -112,9 +97,8 @@ ReportTable locks_table(const analysis::Report& r) {
             std::string buckets;
             for (const auto& b : c.waits)
                 buckets += fmt::format("{}{} {:g}", buckets.empty() ? "" : ", ", b.label, b.count);
-            t.rows.push_back({s.detail.run.id, c.total.name, known_or_not(c.total.contentions),
-                              known_or_not(c.total.wait_us),
-                              c.waits.empty() ? Cell() : Cell(buckets)});
+            t.rows.push_back({s.detail.run.id, c.total.name, cell_of(c.total.contentions),
+                              cell_of(c.total.wait_us), c.waits.empty() ? Cell() : Cell(buckets)});
         }
     return t;
 }
@@ -130,7 +114,7 @@ ReportTable fields_table(const analysis::PairSection& c) {
                   {}};
     for (const auto& f : c.fields)
         t.rows.push_back({f.field, f.before, f.after,
-                          known_or_not(percent(analysis::relative_change(f.before, f.after)))});
+                          cell_of(percent(analysis::relative_change(f.before, f.after)))});
     return t;
 }
 
@@ -145,9 +129,9 @@ ReportTable lock_changes_table(const analysis::PairSection& c) {
                    {"Wait total after µs", 2}},
                   {}};
     for (const auto& l : c.locks)
-        t.rows.push_back({l.name, known_or_not(l.contentions_before),
-                          known_or_not(l.contentions_after), known_or_not(l.change_percent()),
-                          known_or_not(l.wait_before_us), known_or_not(l.wait_after_us)});
+        t.rows.push_back({l.name, cell_of(l.contentions_before), cell_of(l.contentions_after),
+                          cell_of(l.change_percent()), cell_of(l.wait_before_us),
+                          cell_of(l.wait_after_us)});
     return t;
 }
 
@@ -177,17 +161,6 @@ std::string ops_text(const store::RunRecord& run) {
 }
 
 } // namespace
-
-std::string cell_text(const Cell& cell, int decimals) {
-    struct Visit {
-        int decimals;
-        std::string operator()(std::monostate) const { return std::string(unknown_text); }
-        std::string operator()(const std::string& s) const { return s; }
-        std::string operator()(std::int64_t v) const { return std::to_string(v); }
-        std::string operator()(double v) const { return fmt::format("{:.{}f}", v, decimals); }
-    };
-    return std::visit(Visit{decimals}, cell);
-}
 
 std::string run_label(const store::RunRecord& run) {
     return fmt::format("run {}: {} {}, {} threads, {}", run.id, run.workload, run.variant,

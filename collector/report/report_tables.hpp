@@ -4,6 +4,7 @@
 // apart. A cell is unknown (shown "–", empty in CSV, never 0), text, an integer or a number
 // with the column's decimals.
 #include "collector/analysis/report_data.hpp"
+#include "collector/analysis/table_cell.hpp"
 
 #include <cstdint>
 #include <string>
@@ -12,11 +13,16 @@
 
 namespace hitmap::report {
 
-using Cell = std::variant<std::monostate, std::string, std::int64_t, double>;
+using analysis::Cell;
+using analysis::cell_text;
 
 struct TableColumn {
+    TableColumn(std::string title, int decimals = 2, std::string suffix = {})
+        : title(std::move(title)), decimals(decimals), suffix(std::move(suffix)) {}
+
     std::string title;
-    int decimals = 2; // for double cells in text formats; CSV keeps full precision
+    int decimals;       // for double cells in text formats; CSV keeps full precision
+    std::string suffix; // after a double cell in text formats: "%"
 };
 
 struct ReportTable {
@@ -25,9 +31,6 @@ struct ReportTable {
     std::vector<TableColumn> columns;
     std::vector<std::vector<Cell>> rows;
 };
-
-// A cell as text formats show it: "–" for unknown, doubles with `decimals`. Not escaped.
-std::string cell_text(const Cell& cell, int decimals);
 
 // runs, comparison_fields and comparison_locks (with a comparison), lines, lock_classes,
 // scaling; tables without rows are left out, except runs.

@@ -1,5 +1,6 @@
 #include "gui/models/c2c_rows.hpp"
 
+#include "collector/analysis/cacheline_columns.hpp"
 #include "collector/report/c2c_report.hpp"
 #include "gui/models/number_text.hpp"
 #include "gui/models/unknown_text.hpp"
@@ -45,6 +46,30 @@ void add_count(std::vector<Column<Row>>& cols, const Basis& basis, const QString
          false});
 }
 
+QVariant cell_variant(const analysis::Cell& cell) {
+    struct Visit {
+        QVariant operator()(std::monostate) const { return {}; }
+        QVariant operator()(const std::string& s) const { return qs(s); }
+        QVariant operator()(std::int64_t v) const { return QVariant::fromValue<qlonglong>(v); }
+        QVariant operator()(double v) const { return v; }
+    };
+    return std::visit(Visit{}, cell);
+}
+
+// As the views show any number: in the locale's digit grouping, with the column's decimals.
+QString cell_qtext(const analysis::Cell& cell, const analysis::CachelineColumn& column) {
+    struct Visit {
+        const analysis::CachelineColumn& column;
+        QString operator()(std::monostate) const { return unknown_qtext(); }
+        QString operator()(const std::string& s) const { return qs(s); }
+        QString operator()(std::int64_t v) const { return number_text(std::uint64_t(v)); }
+        QString operator()(double v) const {
+            return number_text(v, column.decimals) + qs(column.suffix);
+        }
+    };
+    return std::visit(Visit{column}, cell);
+}
+
 QString text_or_dash(const std::optional<std::string>& s) {
     return s ? qs(*s) : unknown_qtext();
 }
@@ -60,18 +85,6 @@ QString line_title(const store::C2cData& data, const c2c::LineKey& line) {
     return QStringLiteral("%1 [%2]")
         .arg(o ? qs(o->name) : QStringLiteral("object %1").arg(line.object))
         .arg(line.index);
-}
-
-std::vector<LineRow> line_rows(const store::C2cData& data) {
-    std::vector<LineRow> rows;
-    int rank = 0;
-    for (const c2c::LineStats* l : report::ranked_lines(data.result, true)) {
-        const engine::ObjectInfo* o = store::find_object(data, l->line.object);
-        rows.push_back({rank++, l->line, o ? qs(o->name) : QString::number(l->line.object),
-                        qs(report::fields_on_line(data, l->line)), data.shown(l->counts),
-                        report::rate_basis(data)});
-    }
-    return rows;
 }
 
 std::vector<OffsetRow> offset_rows(const store::C2cData& data, const c2c::LineKey& line) {
@@ -104,43 +117,18 @@ std::vector<CpuRow> cpu_rows(const store::C2cData& data, const c2c::LineKey& lin
     return rows;
 }
 
-std::vector<Column<LineRow>> line_columns(const Basis& basis) {
-    std::vector<Column<LineRow>> cols{
-        {QStringLiteral("#"), [](const LineRow& r) { return r.rank; }},
-        {QStringLiteral("Object"), [](const LineRow& r) { return r.object; }},
-        {QStringLiteral("Line"), [](const LineRow& r) { return r.key.index; }},
-        // What a user looks at first: which object, which line, which fields; then counts.
-        {QStringLiteral("Fields"), [](const LineRow& r) { return r.fields; }},
-    };
-    add_count<LineRow>(
-        cols, basis, QStringLiteral("Tot Hitm"),
-        [](const LineRow& r) -> Count { return r.counts.hitm; }, true);
-    add_count<LineRow>(
-        cols, basis, QStringLiteral("Xfer"), [](const LineRow& r) { return r.counts.transfers; },
-        true);
-    cols.push_back({QStringLiteral("LoadHitm"),
-                    [](const LineRow& r) { return count_variant(r.counts.load_hitm); }});
-    cols.push_back(count_column<LineRow>(QStringLiteral("StoreHitm"),
-                                         [](const LineRow& r) { return r.counts.store_hitm; }));
-    cols.push_back(count_column<LineRow>(QStringLiteral("Inval"),
-                                         [](const LineRow& r) { return r.counts.invalidations; }));
-    cols.push_back({QStringLiteral("CleanFwd"),
-                    [](const LineRow& r) { return count_variant(r.counts.clean_forward); }});
-    cols.push_back(
-        {QStringLiteral("Loads"), [](const LineRow& r) { return count_variant(r.counts.loads); }});
-    cols.push_back({QStringLiteral("Stores"),
-                    [](const LineRow& r) { return count_variant(r.counts.stores); }});
-    cols.push_back({QStringLiteral("Est. cycles"),
-                    [](const LineRow& r) { return variant_or_unknown(r.counts.stall_cycles); },
-                    [](const LineRow& r) {
-                        return text_or_unknown(r.counts.stall_cycles,
-                                               [](double v) { return number_text(v, 0); });
-                    },
-                    {},
-                    true});
-    cols.push_back(
-        {QStringLiteral("Address"), [](const LineRow& r) { return count_variant(r.key.address); },
-         [](const LineRow& r) { return QStringLiteral("0x%1").arg(r.key.address, 0, 16); }});
+std::vector<Column<analysis::CachelineRow>> line_columns(const Basis& basis) {
+    using analysis::CachelineColumn, analysis::CachelineRow;
+    std::vector<Column<CachelineRow>> cols;
+    for (const CachelineColumn& c :
+         analysis::run_line_columns(basis, analysis::LineTable::browse)) {
+        const auto value = c.value;
+        cols.push_back({qs(c.header),
+                        [value](const CachelineRow& r) { return cell_variant(value(r)); },
+                        [c](const CachelineRow& r) { return cell_qtext(c.value(r), c); },
+                        {},
+                        c.heat});
+    }
     return cols;
 }
 

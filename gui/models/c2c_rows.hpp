@@ -3,6 +3,7 @@
 // per-CPU split), built from a run's C2cData. Counts are shown raw and in proportion
 // (report::RateBasis: per 1,000 traced ops, or a capture's share of its HITMs); what the run's
 // source could not count (store::ShownCounts) is "–".
+#include "collector/analysis/cacheline_row.hpp"
 #include "collector/analysis/field_access.hpp"
 #include "collector/analysis/run_detail.hpp"
 #include "collector/report/rate.hpp"
@@ -13,15 +14,6 @@
 #include <vector>
 
 namespace hitmap::gui {
-
-struct LineRow {
-    int rank = 0;
-    c2c::LineKey key;
-    QString object;
-    QString fields; // "usage,min,low,high"
-    store::ShownCounts counts;
-    std::optional<report::RateBasis> basis; // what the rate columns divide by
-};
 
 struct OffsetRow {
     std::uint32_t offset = 0;
@@ -49,15 +41,14 @@ struct CpuRow {
 // "top/mid/leaf/memory [0]"
 QString line_title(const store::C2cData& data, const c2c::LineKey& line);
 
-// Lines with any transfer, ranked like perf c2c (Tot Hitm first).
-std::vector<LineRow> line_rows(const store::C2cData& data);
 std::vector<OffsetRow> offset_rows(const store::C2cData& data, const c2c::LineKey& line);
 std::vector<PairRow> pair_rows(const store::C2cData& data, const c2c::LineKey& line);
 std::vector<CpuRow> cpu_rows(const store::C2cData& data, const c2c::LineKey& line);
 
-// The rate columns are titled by the run's basis ("Tot Hitm/1k op", "Tot Hitm %HITM").
+// The rate columns are titled by the run's basis ("Tot Hitm/1k op", "Tot Hitm %HITM"). The
+// lines' columns are analysis::run_line_columns; the rows analysis::cacheline_rows.
 using Basis = std::optional<report::RateBasis>;
-std::vector<Column<LineRow>> line_columns(const Basis& basis);
+std::vector<Column<analysis::CachelineRow>> line_columns(const Basis& basis);
 std::vector<Column<OffsetRow>> offset_columns(const Basis& basis);
 std::vector<Column<PairRow>> pair_columns(const Basis& basis);
 std::vector<Column<CpuRow>> cpu_columns(const Basis& basis);

@@ -35,7 +35,7 @@ void CachelineTable::setRun(std::shared_ptr<const RunDetail> detail) {
         header_->setText(head);
         return;
     }
-    rows_ = line_rows(*detail->c2c);
+    rows_ = analysis::cacheline_rows(*detail->c2c);
     if (rows_.empty())
         head += tr(" — no line moved between caches (one thread cannot contend)");
     header_->setText(head);
@@ -48,8 +48,8 @@ void CachelineTable::selectRank(int row) {
 }
 
 bool CachelineTable::selectLine(const c2c::LineKey& line) {
-    const auto it =
-        std::find_if(rows_.begin(), rows_.end(), [&](const LineRow& r) { return r.key == line; });
+    const auto it = std::find_if(rows_.begin(), rows_.end(),
+                                 [&](const analysis::CachelineRow& r) { return r.key == line; });
     if (it == rows_.end())
         return false;
     selectRank(static_cast<int>(it - rows_.begin()));

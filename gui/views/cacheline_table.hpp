@@ -33,7 +33,7 @@ signals:
 private:
     QLabel* header_;
     DataTable* table_;
-    std::vector<LineRow> rows_;
+    std::vector<analysis::CachelineRow> rows_;
 };
 
 } // namespace hitmap::gui

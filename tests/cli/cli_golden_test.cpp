@@ -1,15 +1,17 @@
 // Reports of stored data (issue 9): a small database made by hitmap itself and committed in
 // tests/data (README there), reported and predicted by the binary, compared byte for byte with
 // golden files. Counts asserted here are the stored ones, so they do not depend on how this VM
-// schedules threads today; the live runs elsewhere are smoke tests. HITMAP_UPDATE_GOLDEN=1
-// rewrites the golden files (after a deliberate format change; review the diff).
+// schedules threads today; the live runs elsewhere are smoke tests. A difference is written
+// beside the golden file as .actual and shown as `diff -u` (tests/support/golden.hpp).
 #include "collector/store/database.hpp"
 #include "tests/cli/cli_test_support.hpp"
+#include "tests/support/golden.hpp"
 
 #include <cstdlib>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 namespace hitmap::testing {
 namespace {
@@ -29,37 +31,10 @@ std::string normalized(std::string text, const TempDir& dir) {
     const std::string tmp = dir.path().string();
     for (std::size_t at; (at = text.find(tmp)) != std::string::npos;)
         text.replace(at, tmp.size(), "$TMP");
-    // A text report's first line says when, on which host and kernel, by which build.
-    if (text.starts_with("# Made ")) {
-        EXPECT_NE(text.find(" on host "), std::string::npos);
-        EXPECT_NE(text.find(", by hitmap "), std::string::npos);
-        text.replace(0, text.find('\n'), "# Made $ORIGIN");
-    }
-    return text;
-}
-
-void expect_golden(const std::string& name, const std::string& actual) {
-    const auto path = kData / "golden" / name;
-    if (std::getenv("HITMAP_UPDATE_GOLDEN")) {
-        std::filesystem::create_directories(path.parent_path());
-        std::ofstream(path, std::ios::binary) << actual;
-        return;
-    }
-    ASSERT_TRUE(std::filesystem::exists(path)) << path << " is missing (HITMAP_UPDATE_GOLDEN=1)";
-    const std::string expected = read_file(path);
-    if (expected == actual)
-        return;
-    std::istringstream a(expected), b(actual);
-    std::string la, lb;
-    for (int line = 1;; ++line) {
-        const bool more_a = static_cast<bool>(std::getline(a, la));
-        const bool more_b = static_cast<bool>(std::getline(b, lb));
-        if (la != lb || more_a != more_b) {
-            ADD_FAILURE() << name << " differs first at line " << line << "\n  golden: " << la
-                          << "\n  actual: " << lb;
-            return;
-        }
-    }
+    // A report says when, on which host and kernel, by which build ("# Made ..." first in
+    // text, "Made ..." under a Markdown title).
+    static const std::regex origin("Made [0-9T:.Z-]+ on host [^\n]*, by hitmap [^\n]*\\)\\.?");
+    return std::regex_replace(text, origin, "Made $$ORIGIN");
 }
 
 class CliGolden : public ::testing::TestWithParam<std::vector<std::string>> {};
@@ -77,7 +52,7 @@ TEST_P(CliGolden, OutputEqualsTheGoldenFile) {
     args.insert(args.end(), {"--db", db});
     const CliResult r = run_cli(args, dir.path());
     ASSERT_EQ(r.status, 0) << r.err;
-    expect_golden(name + ".txt", normalized(r.out, dir));
+    expect_golden(kData / "golden" / (name + ".txt"), normalized(r.out, dir));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -90,7 +65,31 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"predict", "1", "--layout", "page_counter=v6.1",
                                                "--json"},
                       std::vector<std::string>{"report", "3", "--locks"},
-                      std::vector<std::string>{"report", "4", "--locks", "--json"}));
+                      std::vector<std::string>{"report", "4", "--locks", "--json"},
+                      std::vector<std::string>{"export", "--runs", "1,2"},
+                      std::vector<std::string>{"export", "--runs", "1,2", "--json"},
+                      std::vector<std::string>{"export", "--runs", "3,4"},
+                      std::vector<std::string>{"compare", "1", "2"},
+                      std::vector<std::string>{"compare", "1", "2", "--format", "md"},
+                      std::vector<std::string>{"compare", "1", "2", "--json"}));
+
+// The CSV export writes a file per table: their names and texts, in order, are one golden.
+TEST(CliGoldenCsv, ExportEqualsTheGoldenFiles) {
+    TempDir dir;
+    const std::string db = stored_db(dir);
+    const auto out = dir / "csv";
+    const CliResult r = run_cli(
+        {"export", "--runs", "1,2", "--format", "csv", "-o", out.string(), "--db", db}, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(out))
+        files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::string all;
+    for (const auto& f : files)
+        all += "== " + f.filename().string() + "\n" + read_file(f);
+    expect_golden(kData / "golden" / "export_--runs_1-2_--format_csv.txt", all);
+}
 
 std::map<std::string, double> field_transfers(const std::string& db, const char* run,
                                               const TempDir& dir) {

@@ -169,9 +169,9 @@ TEST(CliPerfC2c, CountsPerfDoesNotGiveAreUnknownNotZero) {
         EXPECT_EQ(stat_value(text.out, label), "–") << label;
     EXPECT_EQ(stat_value(text.out, "Load HITM"), "16087");
     EXPECT_EQ(stat_value(text.out, "Total records"), "329219");
-    // The hottest line's row: Tot Hitm and LoadHitm, then StoreHitm and Inval unknown, ...,
-    // and no estimated cycles.
-    EXPECT_THAT(text.out, ContainsRegex("0x602180 \\[0\\] +12103 +74\\.9% +12103 +– +– +529 "
+    // The hottest line's row: Tot Hitm and its share, transfers unknown, LoadHitm, then
+    // StoreHitm and Inval unknown, ..., and no estimated cycles.
+    EXPECT_THAT(text.out, ContainsRegex("0x602180 +0 +12103 +74\\.9% +– +– +12103 +– +– +529 "
                                         "+40400 +109504 +– "));
     // No operations to divide by: the line's share of the 16,159 HITMs perf captured, as perf
     // prints its percentages; no "–/1k" beside a count.

@@ -1,6 +1,7 @@
 // The models and plain-value layers of the app, on a database the collector writes here:
 // every model under QAbstractItemModelTester, the strip geometry of the v6.0 and v6.1
 // layouts, scaling series, comparisons with a stored prediction, latest-request-wins loading.
+#include "collector/analysis/cacheline_columns.hpp"
 #include "collector/analysis/comparison.hpp"
 #include "collector/analysis/scaling.hpp"
 #include "collector/run/progress.hpp"
@@ -242,14 +243,14 @@ private slots:
     void c2cTables() {
         const RunDetail d = read_run_detail(db_, v60_);
         QVERIFY(d.c2c);
-        const auto lines = line_rows(*d.c2c);
+        const auto lines = analysis::cacheline_rows(*d.c2c);
         QVERIFY(!lines.empty());
         // v6.0 puts usage next to high on a page_counter's first line, and that line is among
         // the contended ones. (It is not always the hottest: v6.0's unconditional xchg of
         // low_usage makes the second line, with parent, about as hot.)
         const auto usage_line = std::find_if(lines.begin(), lines.end(), [](const auto& l) {
-            return l.fields.contains(QStringLiteral("memory.usage")) &&
-                   l.fields.contains(QStringLiteral("memory.high"));
+            return l.fields.find("memory.usage") != std::string::npos &&
+                   l.fields.find("memory.high") != std::string::npos;
         });
         QVERIFY(usage_line != lines.end());
         const c2c::LineKey top = usage_line->key;
@@ -260,6 +261,21 @@ private slots:
         check_table(cpu_rows(*d.c2c, top), cpu_columns(basis));
         QVERIFY(!offset_rows(*d.c2c, top).empty());
         QVERIFY(!pair_rows(*d.c2c, top).empty());
+    }
+
+    // The cacheline table's headers, values and heat bars are the analysis schema's
+    // (analysis::run_line_columns), as the text report's and the exports' are.
+    void lineColumnsAreTheSchemas() {
+        const report::RateBasis share{report::RateBasis::Kind::share_of_hitm, 20};
+        for (const Basis& basis : {Basis{}, Basis{share}}) {
+            const auto schema = analysis::run_line_columns(basis, analysis::LineTable::browse);
+            const auto columns = line_columns(basis);
+            QCOMPARE(columns.size(), schema.size());
+            for (std::size_t i = 0; i < schema.size(); ++i) {
+                QCOMPARE(columns[i].title, QString::fromStdString(schema[i].header));
+                QCOMPARE(columns[i].heat, schema[i].heat);
+            }
+        }
     }
 
     // A perf c2c import has no store classes, cycles or traced operations: its cells read "–",
@@ -282,13 +298,14 @@ private slots:
             return QStringLiteral("(no column %1)").arg(QLatin1String(title));
         };
 
-        QCOMPARE(cell(line_rows(data), line_columns(std::nullopt), "StoreHitm"),
+        QCOMPARE(cell(analysis::cacheline_rows(data), line_columns(std::nullopt), "StoreHitm"),
                  QStringLiteral("0"));
-        QCOMPARE(cell(line_rows(data), line_columns(std::nullopt), "Xfer"), QStringLiteral("6"));
+        QCOMPARE(cell(analysis::cacheline_rows(data), line_columns(std::nullopt), "Xfer"),
+                 QStringLiteral("6"));
 
         // Without a capture total either, the rates are unknown.
         data.trace.known = store::KnownCounts::none();
-        const auto lines = line_rows(data);
+        const auto lines = analysis::cacheline_rows(data);
         QCOMPARE(lines.size(), std::size_t(1));
         const auto columns = line_columns(report::rate_basis(data));
         check_table(lines, columns);
@@ -307,7 +324,7 @@ private slots:
         data.trace.capture_hitm = 20;
         const auto share = report::rate_basis(data);
         QVERIFY(share && share->kind == report::RateBasis::Kind::share_of_hitm);
-        const auto captured = line_rows(data);
+        const auto captured = analysis::cacheline_rows(data);
         QCOMPARE(cell(captured, line_columns(share), "Tot Hitm %HITM"), QStringLiteral("25.0%"));
         QCOMPARE(cell(captured, line_columns(share), "Tot Hitm/1k op"),
                  QStringLiteral("(no column Tot Hitm/1k op)"));
