@@ -114,7 +114,7 @@ std::optional<std::int64_t> default_partner(const std::vector<store::RunRecord>&
     for (const auto& r : runs) {
         if (r.workload != self->workload || r.threads != self->threads ||
             r.variant == self->variant || r.source != self->source ||
-            r.c2c_source != self->c2c_source || r.c2c_source == "predicted" ||
+            r.c2c_source != self->c2c_source || r.c2c_source == store::C2cSource::predicted ||
             r.status != store::RunStatus::complete)
             continue;
         if (story_partner && r.variant == *story_partner)

@@ -15,6 +15,7 @@
 #include "collector/run/placed_objects.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
+#include "collector/store/run_writer.hpp"
 
 #include <array>
 #include <cerrno>
@@ -154,16 +155,14 @@ std::vector<TableSummary> check_input(const std::string& file, std::string_view 
 // Writes table `wanted` (0-based) of the text to the run, skipping the others.
 class TableWriterSink : public locks::LockTableSink {
 public:
-    TableWriterSink(SQLite::Database& sql, std::int64_t run_id, store::LockSource source,
-                    std::size_t wanted)
-        : sql_(sql)
-        , run_id_(run_id)
+    TableWriterSink(store::RunWriter& run, store::LockSource source, std::size_t wanted)
+        : run_(run)
         , source_(source)
         , wanted_(wanted) {}
 
     void begin_table(const locks::LockStatReport& t) override {
         if (next_++ == wanted_)
-            writer_.emplace(sql_, run_id_, source_, t);
+            writer_.emplace(run_.begin_lock_table(source_, t));
     }
     void add_class(locks::LockClassStats&& stats) override {
         if (writer_)
@@ -176,8 +175,7 @@ public:
     }
 
 private:
-    SQLite::Database& sql_;
-    std::int64_t run_id_;
+    store::RunWriter& run_;
     store::LockSource source_;
     std::size_t wanted_;
     std::size_t next_ = 0;
@@ -231,10 +229,10 @@ void import_file(const ImportOptions& o, store::LockSource source) {
                                        "threads unknown",
                                        path, k + 1, tables.size(), table.caption ? ": " : "",
                                        table.caption.value_or(""));
-            const std::int64_t id = db.insert_finished_run(
-                run, outcome, [&](SQLite::Database& sql, std::int64_t run_id) {
-                    TableWriterSink writer(sql, run_id, source, k);
-                    parse_file(o.file, text, writer);
+            const std::int64_t id =
+                db.insert_finished_run(run, outcome, [&](store::RunWriter& writer) {
+                    TableWriterSink sink(writer, source, k);
+                    parse_file(o.file, text, sink);
                 });
             imported.push_back({id, run.variant, &tables[k]});
         }
@@ -367,7 +365,7 @@ void import_perf_c2c(const C2cImportOptions& o) {
         -1);
     run.source = store::Source::imported;
     run.threads.reset(); // the text does not say
-    run.c2c_source = "perf-c2c";
+    run.c2c_source = store::C2cSource::perf_c2c;
     run.c2c_reason = fmt::format("imported from {}: {}{}", basename, what,
                                  parsed.stats_only ? ", statistics only (no per-line table)" : "");
     store::RunOutcome outcome;
@@ -376,11 +374,10 @@ void import_perf_c2c(const C2cImportOptions& o) {
 
     store::Database db = store::Database::open(o.common.db);
     run.machine_id = db.upsert_machine(unknown_machine(), "{}");
-    const std::int64_t id =
-        db.insert_finished_run(run, outcome, [&](SQLite::Database& sql, std::int64_t run_id) {
-            if (imported.data)
-                store::write_c2c(sql, run_id, *imported.data);
-        });
+    const std::int64_t id = db.insert_finished_run(run, outcome, [&](store::RunWriter& writer) {
+        if (imported.data)
+            writer.write(*imported.data);
+    });
 
     for (const perfc2c::Note& n : imported.notes)
         fmt::print(stderr, "hitmap-collect: note: {}{}: {}\n", report::escape_control(o.file),

@@ -12,13 +12,13 @@
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/run/progress.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/trace/trace_file.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 #include "engine/layout/composition.hpp"
 #include "engine/layout/layout_loader.hpp"
 #include "engine/layout/layout_registry.hpp"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
@@ -77,7 +77,8 @@ std::optional<store::RunRecord> find_measured(store::Database& db, const store::
     const auto runs = db.runs({.workload = source.workload, .status = store::RunStatus::complete});
     const nlohmann::json want = without_layouts(source.params_json);
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
-        if (it->id == source.id || it->threads != source.threads || it->c2c_source != "software")
+        if (it->id == source.id || it->threads != source.threads ||
+            it->c2c_source != store::C2cSource::software)
             continue;
         if (without_layouts(it->params_json) != want)
             continue;
@@ -112,7 +113,7 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     record.ops.reset();
     record.ops_per_s.reset();
     record.duration_s.reset();
-    record.c2c_source = "predicted";
+    record.c2c_source = store::C2cSource::predicted;
     record.c2c_reason = fmt::format("replay of run {}'s trace ({} traced operations) under {}",
                                     source.id, recorded.trace.traced_ops, layouts_text(layouts));
     record.predicted_from = source.id;
@@ -128,9 +129,8 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     data.trace.model_cpus = predicted.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
     store::RunOutcome outcome;
     outcome.note = fmt::format("predicted from run {} under {}", source.id, layouts_text(layouts));
-    return db.insert_finished_run(record, outcome, [&](SQLite::Database& sql, std::int64_t id) {
-        store::write_c2c(sql, id, data);
-    });
+    return db.insert_finished_run(record, outcome,
+                                  [&](store::RunWriter& writer) { writer.write(data); });
 }
 
 // The run's stored trace, loaded for replays.

@@ -63,20 +63,20 @@ collector::RunRequest make_request(const RunOptions& o) {
     r.params = parse_params(o.params);
     r.layouts = parse_layouts(o.layouts);
     if (o.c2c == "off")
-        r.c2c.source = collector::C2cSource::off;
+        r.c2c.source = collector::C2cMode::off;
     else if (o.c2c == "software")
-        r.c2c.source = collector::C2cSource::software;
+        r.c2c.source = collector::C2cMode::software;
     else if (o.c2c == "auto")
-        r.c2c.source = collector::C2cSource::automatic;
+        r.c2c.source = collector::C2cMode::automatic;
     else if (o.c2c == "hardware")
-        r.c2c.source = collector::C2cSource::hardware;
+        r.c2c.source = collector::C2cMode::hardware;
     else if (o.c2c == "perf")
-        r.c2c.source = collector::C2cSource::perf;
+        r.c2c.source = collector::C2cMode::perf;
     else
         throw UsageError(
             fmt::format("unknown --c2c '{}' (auto, software, hardware, perf, off)", o.c2c));
-    if (!o.objects.empty() && r.c2c.source != collector::C2cSource::hardware &&
-        r.c2c.source != collector::C2cSource::perf)
+    if (!o.objects.empty() && r.c2c.source != collector::C2cMode::hardware &&
+        r.c2c.source != collector::C2cMode::perf)
         throw UsageError("--object places structs on a capture's data addresses: it needs "
                          "--c2c hardware or --c2c perf");
     for (const std::string& spec : o.objects)

@@ -115,7 +115,7 @@ void add_show_command(CLI::App& app) {
                 report::text_or_unknown(r.duration_s, "{:.3g}"),
                 report::text_or_unknown(r.ops, "{}"),
                 report::text_or_unknown(r.ops_per_s, "{:.0f}"),
-                r.c2c_source.value_or(std::string(report::unknown_text)),
+                store::c2c_source_text(r.c2c_source).value_or(std::string(report::unknown_text)),
                 store::to_string(r.status), r.started_at,
                 report::escape_control(layouts_text(layouts[r.id])));
     });

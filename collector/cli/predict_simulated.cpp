@@ -8,6 +8,7 @@
 #include "collector/run/engine_locks.hpp"
 #include "collector/run/simulated_run.hpp"
 #include "collector/run/workload_outcome.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/simulation_table.hpp"
 
 #include <fmt/format.h>
@@ -83,7 +84,7 @@ std::int64_t Resimulation::store(store::Database& db,
     store::RunRecord record = run_;
     record.variant = fmt::format("{} @{}", run_.variant, layouts_text(layouts));
     record.params_json = predicted.result.resolved_params.dump();
-    record.c2c_source = "simulated";
+    record.c2c_source = store::C2cSource::simulated;
     record.c2c_reason = fmt::format("run {} simulated again on {} under {}", run_.id, machine_.name,
                                     layouts_text(layouts));
     record.predicted_from = run_.id;
@@ -93,11 +94,11 @@ std::int64_t Resimulation::store(store::Database& db,
     finished.note = record.c2c_reason;
     for (auto& m : predicted.metrics)
         finished.metrics.push_back(m);
-    return db.insert_finished_run(record, finished, [&](SQLite::Database& sql, std::int64_t id) {
-        store::write_c2c(sql, id, predicted.c2c);
-        store::write_simulation(sql, id, predicted.record);
+    return db.insert_finished_run(record, finished, [&](store::RunWriter& writer) {
+        writer.write(predicted.c2c);
+        writer.write(predicted.record);
         if (!predicted.result.locks.empty())
-            store::write_lock_tables(sql, id, collector::engine_lock_data(predicted.result.locks));
+            writer.write(collector::engine_lock_data(predicted.result.locks));
     });
 }
 

@@ -31,7 +31,8 @@ ReportTable runs_table(const analysis::Report& r) {
         t.rows.push_back({run.id, run.workload, run.variant, cell_of(run.threads),
                           std::string(store::to_string(run.source)), cell_of(run.simulated_machine),
                           cell_of(run.duration_s), cell_of(run.ops), cell_of(run.ops_per_s),
-                          s.detail.c2c ? Cell(run.c2c_source.value_or("software"))
+                          s.detail.c2c ? Cell(std::string(store::to_string(
+                                             run.c2c_source.value_or(store::C2cSource::software))))
                                        : Cell(fmt::format("none: {}", *s.no_lines_reason))});
     }
     return t;

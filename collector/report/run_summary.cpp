@@ -12,8 +12,9 @@ namespace {
 
 // The source of a run's cacheline tables, as the provenance vocabulary names it.
 std::string_view tables_source(const store::RunRecord& run) {
-    if (run.c2c_source == "predicted" || run.c2c_source == "simulated")
-        return *run.c2c_source;
+    if (run.c2c_source == store::C2cSource::predicted ||
+        run.c2c_source == store::C2cSource::simulated)
+        return store::to_string(*run.c2c_source);
     return "replayed";
 }
 
@@ -38,7 +39,7 @@ nlohmann::json run_json(const store::RunRecord& run) {
             {"ops", json_or_null(run.ops)},
             {"ops_per_s", json_or_null(run.ops_per_s)},
             {"status", store::to_string(run.status)},
-            {"c2c_source", json_or_null(run.c2c_source)},
+            {"c2c_source", json_or_null(store::c2c_source_text(run.c2c_source))},
             {"c2c_reason", json_or_null(run.c2c_reason)},
             {"predicted_from", json_or_null(run.predicted_from)},
             {"started_at", run.started_at},
@@ -59,7 +60,7 @@ std::string provenance_text(const store::RunRecord& run, const store::C2cData& d
         return out + fmt::format("\n# cachelines: {}: perf's counts of {} sample records, "
                                  "{}-byte lines; its cycles columns are kept as the run's "
                                  "metrics\n",
-                                 run.c2c_source == "perf"
+                                 run.c2c_source == store::C2cSource::perf
                                      ? "perf c2c record around the run, its report imported"
                                      : "imported from a perf c2c report",
                                  data.trace.records, data.trace.line_size);

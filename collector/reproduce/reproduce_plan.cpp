@@ -45,11 +45,11 @@ RunRequest request_for(const engine::WorkloadInfo& owner, const engine::RowRun& 
         r.stop.duration = std::chrono::microseconds(duration_us);
     switch (source) {
     case RowSource::measured:
-        r.c2c.source = C2cSource::off; // ops/s untraced: tracing slows a run about 3x
+        r.c2c.source = C2cMode::off; // ops/s untraced: tracing slows a run about 3x
         r.repeat = options.measured_repeats;
         break;
     case RowSource::traced:
-        r.c2c.source = C2cSource::software;
+        r.c2c.source = C2cMode::software;
         if (r.stop.iterations)
             r.stop.iterations = std::min<std::uint64_t>(*r.stop.iterations, run.quick_iterations);
         break;

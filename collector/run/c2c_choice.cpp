@@ -21,60 +21,45 @@ std::string no_sampling_reason(const perf::PmuCapabilities& pmu) {
 
 C2cChoice choose_c2c(const RunRequest& request, const engine::WorkloadInfo& workload,
                      const perf::PmuCapabilities& pmu) {
-    if (request.c2c.source == C2cSource::off)
-        return {C2cPath::off, "ran with --c2c off"};
+    if (request.c2c.source == C2cMode::off)
+        return {std::nullopt, "ran with --c2c off"};
     if (request.simulate)
-        return {C2cPath::simulated,
+        return {store::C2cSource::simulated,
                 fmt::format("--simulate {}: every access counted by the simulation's coherence "
                             "model, times in virtual ns",
                             request.simulate->machine)};
     if (!workload.probed)
-        return {C2cPath::off,
+        return {std::nullopt,
                 fmt::format("{} has no probed objects: nothing to trace", workload.name)};
     const bool sampling = pmu.memory_sampling() != perf::MemorySampling::none;
     const std::string facility(perf::to_string(pmu.memory_sampling()));
     switch (request.c2c.source) {
-    case C2cSource::software:
-        return {C2cPath::software, "--c2c software: probe trace replayed through the coherence "
-                                   "model"};
-    case C2cSource::hardware:
+    case C2cMode::software:
+        return {store::C2cSource::software,
+                "--c2c software: probe trace replayed through the coherence model"};
+    case C2cMode::hardware:
         if (!sampling)
             throw perf::PerfUnsupported(fmt::format("--c2c hardware: {}", no_sampling_reason(pmu)));
-        return {C2cPath::hardware,
+        return {store::C2cSource::hardware,
                 fmt::format("--c2c hardware: {} samples of the workers' loads and stores; "
                             "counts are samples",
                             facility)};
-    case C2cSource::perf:
-        return {C2cPath::perf, "--c2c perf: perf c2c record of this process while the workload "
-                               "ran, tables from perf c2c report; counts are perf's samples"};
-    case C2cSource::automatic:
+    case C2cMode::perf:
+        return {store::C2cSource::perf,
+                "--c2c perf: perf c2c record of this process while the workload ran, tables "
+                "from perf c2c report; counts are perf's samples"};
+    case C2cMode::automatic:
         if (sampling)
-            return {C2cPath::hardware,
+            return {store::C2cSource::hardware,
                     fmt::format("--c2c auto chose hardware: {} samples of the workers' loads and "
                                 "stores; counts are samples",
                                 facility)};
-        return {C2cPath::software,
+        return {store::C2cSource::software,
                 fmt::format("--c2c auto chose software: {}", no_sampling_reason(pmu))};
-    case C2cSource::off:
+    case C2cMode::off:
         break;
     }
-    return {C2cPath::off, "ran with --c2c off"};
-}
-
-std::string c2c_source_name(C2cPath path) {
-    switch (path) {
-    case C2cPath::software:
-        return "software";
-    case C2cPath::hardware:
-        return "hardware";
-    case C2cPath::perf:
-        return "perf";
-    case C2cPath::simulated:
-        return "simulated";
-    case C2cPath::off:
-        break;
-    }
-    return {};
+    return {std::nullopt, "ran with --c2c off"};
 }
 
 } // namespace hitmap::collector

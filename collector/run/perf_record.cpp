@@ -10,6 +10,7 @@
 #include "collector/store/database.hpp"
 #include "collector/store/lock_tables.hpp"
 #include "collector/store/machine.hpp"
+#include "collector/store/run_writer.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -236,7 +237,7 @@ std::optional<RecordResult> record(const RecordRequest& request,
     run.params_json = params.dump();
     run.source = store::Source::measured;
     run.threads.reset(); // perf does not say how many threads the command ran
-    run.c2c_source = "perf";
+    run.c2c_source = store::C2cSource::perf;
     run.c2c_reason = fmt::format("{}: perf c2c record of {}", request.perf.asker, what);
     store::RunOutcome outcome;
     outcome.duration_s = result.seconds;
@@ -248,14 +249,12 @@ std::optional<RecordResult> record(const RecordRequest& request,
     store::Database db = store::Database::open(db_path);
     run.machine_id =
         db.upsert_machine(store::detect_machine(), perf::detect_pmu().to_json().dump());
-    result.run_id =
-        db.insert_finished_run(run, outcome, [&](SQLite::Database& sql, std::int64_t run_id) {
-            if (imported.data)
-                store::write_c2c(sql, run_id, *imported.data);
-            for (locks::LockStatReport& t : lock_tables)
-                store::write_lock_tables(
-                    sql, run_id, store::LockData{store::LockSource::perf_lock, std::move(t), {}});
-        });
+    result.run_id = db.insert_finished_run(run, outcome, [&](store::RunWriter& writer) {
+        if (imported.data)
+            writer.write(*imported.data);
+        for (locks::LockStatReport& t : lock_tables)
+            writer.write(store::LockData{store::LockSource::perf_lock, std::move(t), {}});
+    });
     return result;
 }
 

@@ -15,6 +15,7 @@
 #include "collector/run/trace_cleanup.hpp"
 #include "collector/run/workload_outcome.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/support/error_text.hpp"
 #include "engine/workloads/workload.hpp"
 
@@ -28,7 +29,7 @@ namespace hitmap::collector {
 namespace {
 
 engine::WorkloadRunConfig workload_config(const RunRequest& request, const PlannedRun& plan,
-                                          C2cPath c2c) {
+                                          std::optional<store::C2cSource> c2c) {
     engine::WorkloadRunConfig config;
     config.variant = plan.variant;
     config.threads = plan.threads;
@@ -38,7 +39,7 @@ engine::WorkloadRunConfig workload_config(const RunRequest& request, const Plann
     config.layouts = request.layouts;
     // A simulation counts every access itself and hardware samples (ours or perf's) see the
     // real accesses: only the software path traces.
-    config.trace.enabled = c2c == C2cPath::software;
+    config.trace.enabled = c2c == store::C2cSource::software;
     config.trace.records_per_thread =
         request.c2c.trace_bytes_per_thread / sizeof(engine::TraceRecord);
     config.trace.window = request.c2c.window;
@@ -92,19 +93,19 @@ ValidatedRequest RunExecutor::validate(RunRequest request) {
     // Before any run is stored: --c2c hardware on a machine that cannot sample memory (only a
     // hardware request needs the PMU here), --c2c perf where perf cannot record memory events
     // (perf's reason).
-    if (request.c2c.source == C2cSource::hardware)
+    if (request.c2c.source == C2cMode::hardware)
         choose_c2c(request, workload.info(), perf::detect_pmu());
-    if (request.c2c.source == C2cSource::perf &&
-        choose_c2c(request, workload.info(), {}).path == C2cPath::perf)
+    if (request.c2c.source == C2cMode::perf &&
+        choose_c2c(request, workload.info(), {}).source == store::C2cSource::perf)
         probe_perf(request.c2c.perf, PerfRecorder::c2c);
     for (const PlannedRun& plan : plan_runs(request)) {
         if (plan.repetition == 0)
-            workload.validate(workload_config(request, plan, C2cPath::off));
+            workload.validate(workload_config(request, plan, std::nullopt));
     }
     // Budgeted as traced unless sampling is asked for (auto may still pick it: less memory).
     const bool traced =
-        request.c2c.source != C2cSource::off && request.c2c.source != C2cSource::hardware &&
-        request.c2c.source != C2cSource::perf && workload.info().probed && !request.simulate;
+        request.c2c.source != C2cMode::off && request.c2c.source != C2cMode::hardware &&
+        request.c2c.source != C2cMode::perf && workload.info().probed && !request.simulate;
     check_memory(estimate_run_memory(request, traced), mem_available());
     if (request.simulate)
         validate_simulation(request);
@@ -129,7 +130,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
                                     std::size_t index, std::size_t total) {
     const engine::Workload& workload = engine::find_workload(request.workload);
     const C2cChoice c2c = choose_c2c(request, workload.info(), pmu_);
-    const engine::WorkloadRunConfig config = workload_config(request, plan, c2c.path);
+    const engine::WorkloadRunConfig config = workload_config(request, plan, c2c.source);
     RunSummary summary{0, plan, 0, 0, 0, false, {}, {}};
 
     store::RunRecord record;
@@ -145,8 +146,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
                                  : config.trace.enabled ? store::Source::traced
                                                         : store::Source::measured;
     record.source = source;
-    if (c2c.path != C2cPath::off)
-        record.c2c_source = c2c_source_name(c2c.path);
+    record.c2c_source = c2c.source;
     record.c2c_reason = c2c.reason;
     summary.run_id = db_.begin_run(record);
 
@@ -160,7 +160,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         if (request.kernel_locks)
             hooks.push_back(kernel_locks.emplace(plan.threads).hooks());
         std::optional<HardwareC2c> sampled;
-        if (c2c.path == C2cPath::hardware)
+        if (c2c.source == store::C2cSource::hardware)
             hooks.push_back(sampled.emplace(pmu_, plan.threads).hooks());
         std::optional<PerfC2cRecording> recording; // its files go with it, also on failure
         engine::WorkloadResult result;
@@ -172,7 +172,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             simulated = run_simulated(workload, config, simulation_->machine(), calibration);
             result = std::move(simulated->result);
         } else {
-            if (c2c.path == C2cPath::perf) {
+            if (c2c.source == store::C2cSource::perf) {
                 progress_.update(0.0, "starting perf c2c record");
                 recording.emplace(request.c2c.perf);
             }
@@ -243,7 +243,7 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             for (auto& m : hardware.metrics)
                 outcome.metrics.push_back(std::move(m));
         } else if (simulated) {
-            if (c2c.path == C2cPath::simulated)
+            if (c2c.source == store::C2cSource::simulated)
                 c2c_data = std::move(simulated->c2c);
             for (auto& m : simulated->metrics)
                 outcome.metrics.push_back(std::move(m));
@@ -261,13 +261,13 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
             summary.trace_cap = trace_cap(result, c2c_data->trace, request.c2c);
         }
         outcome.params_json = resolved_params.dump();
-        db_.finish_run(run_id, outcome, [&](SQLite::Database& sql) {
+        db_.finish_run(run_id, outcome, [&](store::RunWriter& writer) {
             if (c2c_data)
-                store::write_c2c(sql, run_id, *c2c_data);
+                writer.write(*c2c_data);
             if (simulated)
-                store::write_simulation(sql, run_id, simulated->record);
+                writer.write(simulated->record);
             for (const auto& table : lock_tables)
-                store::write_lock_tables(sql, run_id, table);
+                writer.write(table);
         });
         summary.ok = true;
         progress_.end(true, fmt::format("{:.0f} ops/s", summary.ops_per_s));

@@ -14,9 +14,10 @@
 
 namespace hitmap::collector {
 
-// automatic: hardware sampling where the machine has it, else software (c2c_choice.hpp);
+// What `--c2c` asked for; the run stores the source it got (store::C2cSource, c2c_choice.hpp).
+// automatic: hardware sampling where the machine has it, else software;
 // perf: perf's own `perf c2c record` around the workload (perf_c2c.hpp), never chosen by auto.
-enum class C2cSource { off, automatic, software, hardware, perf };
+enum class C2cMode { off, automatic, software, hardware, perf };
 using c2c::ModelCpus;
 
 // The perf tool `--c2c perf` and `record` run: a name looked up in PATH or a path (tests give
@@ -27,7 +28,7 @@ struct PerfCommand {
 };
 
 struct C2cOptions {
-    C2cSource source = C2cSource::software;
+    C2cMode source = C2cMode::software;
     std::size_t trace_bytes_per_thread = std::size_t{64} << 20;
     engine::TraceWindow window;
     engine::TraceClock clock = engine::TraceClock::operation;

@@ -53,12 +53,12 @@ std::vector<RunRequest> measured_and_traced(std::chrono::nanoseconds duration, u
     std::vector<RunRequest> requests;
     for (const engine::Workload* w : engine::all_workloads()) {
         RunRequest measured = all_variants(w->info().name, duration);
-        measured.c2c.source = C2cSource::off;
+        measured.c2c.source = C2cMode::off;
         measured.repeat = repeat;
         requests.push_back(measured);
         if (w->info().probed) {
             RunRequest traced = all_variants(w->info().name, duration);
-            traced.c2c.source = C2cSource::automatic;
+            traced.c2c.source = C2cMode::automatic;
             // The story's traces stay beside the database, for the Compare view's prediction
             // of its pair; the other runs keep their cacheline tables and drop the trace (about
             // 20 MB each: 729 MB for the suite when every trace stayed).
@@ -93,7 +93,7 @@ std::vector<RunRequest> simulated_sweeps(std::chrono::nanoseconds virtual_durati
             if (n > r.threads.back())
                 r.threads.push_back(n);
         r.stop.duration = virtual_duration;
-        r.c2c.source = C2cSource::software;
+        r.c2c.source = C2cMode::software;
         r.simulate.emplace();
         r.simulate->machine = seed->machine;
         requests.push_back(std::move(r));
@@ -115,7 +115,7 @@ std::vector<RunRequest> ci_requests() {
         r.threads = {fewest_and_all_cpus(info).front(), 16};
         if (info.seed_machine)
             r.threads.push_back(info.seed_machine->cpus);
-        r.c2c.source = C2cSource::software;
+        r.c2c.source = C2cMode::software;
         r.simulate.emplace();
         r.simulate->machine = info.seed_machine ? info.seed_machine->machine : "xeon-2s-72";
         r.simulate->calibration_file = reference_calibration_dir() / (info.name + ".json");
@@ -124,7 +124,7 @@ std::vector<RunRequest> ci_requests() {
     for (const engine::Workload* w : engine::all_workloads()) {
         RunRequest r = all_variants(w->info().name, 100ms);
         r.threads = {fewest_and_all_cpus(w->info()).back()};
-        r.c2c.source = C2cSource::off;
+        r.c2c.source = C2cMode::off;
         r.repeat = 3;
         requests.push_back(std::move(r));
     }

@@ -3,33 +3,57 @@
 #include "collector/store/database.hpp"
 #include "collector/store/errors.hpp"
 #include "collector/store/layout_table.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "collector/store/sql_text.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <array>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
+#include <string_view>
+#include <vector>
 
 namespace hitmap::store {
 
 namespace {
 
-constexpr const char* kCountColumns =
-    "l1_hit, load_hitm, store_hitm, clean_forward, store_shared, cold, invalidations, loads, "
-    "stores, stall_cycles";
-constexpr int kCountColumnCount = 10;
+// The count columns of cacheline, line_field and line_cpu, in the order column_counts reads.
+constexpr std::array<std::string_view, 10> kCountColumns = {
+    "l1_hit", "load_hitm",     "store_hitm", "clean_forward", "store_shared",
+    "cold",   "invalidations", "loads",      "stores",        "stall_cycles"};
 
-// Binds the ten count columns starting at parameter `first`.
-void bind_counts(SQLite::Statement& st, int first, const c2c::ClassCounts& c) {
-    const std::int64_t values[] = {
-        static_cast<std::int64_t>(c.l1_hit),        static_cast<std::int64_t>(c.load_hitm),
-        static_cast<std::int64_t>(c.store_hitm),    static_cast<std::int64_t>(c.clean_forward),
-        static_cast<std::int64_t>(c.store_shared),  static_cast<std::int64_t>(c.cold),
-        static_cast<std::int64_t>(c.invalidations), static_cast<std::int64_t>(c.loads),
-        static_cast<std::int64_t>(c.stores)};
-    for (int i = 0; i < 9; ++i)
-        st.bind(first + i, values[i]);
-    st.bind(first + 9, c.stall_cycles);
+std::string count_columns() {
+    return fmt::format("{}", fmt::join(kCountColumns, ", "));
+}
+
+// `columns`, then the count columns.
+std::vector<std::string_view> with_counts(std::initializer_list<std::string_view> columns) {
+    std::vector<std::string_view> all(columns);
+    all.insert(all.end(), kCountColumns.begin(), kCountColumns.end());
+    return all;
+}
+
+void bind_counts(SQLite::Statement& st, const c2c::ClassCounts& c) {
+    st.bind(":l1_hit", static_cast<std::int64_t>(c.l1_hit));
+    st.bind(":clean_forward", static_cast<std::int64_t>(c.clean_forward));
+    st.bind(":load_hitm", static_cast<std::int64_t>(c.load_hitm));
+    st.bind(":store_hitm", static_cast<std::int64_t>(c.store_hitm));
+    st.bind(":store_shared", static_cast<std::int64_t>(c.store_shared));
+    st.bind(":cold", static_cast<std::int64_t>(c.cold));
+    st.bind(":loads", static_cast<std::int64_t>(c.loads));
+    st.bind(":stores", static_cast<std::int64_t>(c.stores));
+    st.bind(":invalidations", static_cast<std::int64_t>(c.invalidations));
+    st.bind(":stall_cycles", c.stall_cycles);
+}
+
+template <class T>
+void bind_optional(SQLite::Statement& st, const char* name, const std::optional<T>& v) {
+    if (v)
+        st.bind(name, *v);
+    else
+        st.bind(name);
 }
 
 c2c::ClassCounts column_counts(SQLite::Statement& st, int first) {
@@ -69,129 +93,110 @@ const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id) 
     return nullptr;
 }
 
-void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data) {
-    SQLite::Statement obj(sql, "INSERT INTO object (run_id, object_id, name, layout_id, phase, "
-                               "layout_origin) VALUES (?, ?, ?, ?, ?, ?)");
+void RunWriter::write(const C2cData& data) {
+    SQLite::Database& sql = sql_connection(db_);
+    SQLite::Statement obj(sql, named_insert("object", {"run_id", "object_id", "name", "layout_id",
+                                                       "phase", "layout_origin"}));
     for (const auto& o : data.objects) {
-        obj.bind(1, run_id);
-        obj.bind(2, static_cast<int>(o.id));
-        obj.bind(3, o.name);
-        obj.bind(4, upsert_layout(sql, o.layout));
-        obj.bind(5, static_cast<std::int64_t>(o.phase));
-        if (o.layout.origin.empty())
-            obj.bind(6);
-        else
-            obj.bind(6, o.layout.origin);
+        obj.bind(":run_id", run_id_);
+        obj.bind(":object_id", static_cast<int>(o.id));
+        obj.bind(":name", o.name);
+        obj.bind(":layout_id", upsert_layout(sql, o.layout));
+        obj.bind(":phase", static_cast<std::int64_t>(o.phase));
+        // Empty when unknown, as engine::Layout has it; stored as NULL.
+        bind_optional(obj, ":layout_origin",
+                      o.layout.origin.empty() ? std::nullopt : std::optional(o.layout.origin));
         obj.exec();
         obj.reset();
     }
     const auto& r = data.result;
     std::map<c2c::LineKey, std::int64_t> line_ids;
-    SQLite::Statement line(
-        sql,
-        fmt::format("INSERT INTO cacheline (run_id, line_id, object_id, line_index, address, {}) "
-                    "VALUES (?, ?, ?, ?, ?, {})",
-                    kCountColumns, placeholders(kCountColumnCount)));
+    SQLite::Statement line(sql,
+                           named_insert("cacheline", with_counts({"run_id", "line_id", "object_id",
+                                                                  "line_index", "address"})));
     for (const auto& l : r.lines) {
         const auto id = static_cast<std::int64_t>(line_ids.size());
         line_ids[l.line] = id;
-        line.bind(1, run_id);
-        line.bind(2, id);
-        line.bind(3, static_cast<int>(l.line.object));
-        line.bind(4, static_cast<std::int64_t>(l.line.index));
-        line.bind(5, static_cast<std::int64_t>(l.line.address));
-        bind_counts(line, 6, l.counts);
+        line.bind(":run_id", run_id_);
+        line.bind(":line_id", id);
+        line.bind(":object_id", static_cast<int>(l.line.object));
+        line.bind(":line_index", static_cast<std::int64_t>(l.line.index));
+        line.bind(":address", static_cast<std::int64_t>(l.line.address));
+        bind_counts(line, l.counts);
         line.exec();
         line.reset();
     }
-    SQLite::Statement field(
-        sql,
-        fmt::format("INSERT INTO line_field (run_id, line_id, offset, size, field_id, field, {}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, {})",
-                    kCountColumns, placeholders(kCountColumnCount)));
+    SQLite::Statement field(sql,
+                            named_insert("line_field", with_counts({"run_id", "line_id", "offset",
+                                                                    "size", "field_id", "field"})));
     for (const auto& f : r.fields) {
-        field.bind(1, run_id);
-        field.bind(2, line_ids.at(f.line));
-        field.bind(3, static_cast<std::int64_t>(f.offset));
-        field.bind(4, static_cast<std::int64_t>(f.size));
-        field.bind(5, static_cast<int>(f.field));
-        field.bind(6, f.field_name);
-        bind_counts(field, 7, f.counts);
+        field.bind(":run_id", run_id_);
+        field.bind(":line_id", line_ids.at(f.line));
+        field.bind(":offset", static_cast<std::int64_t>(f.offset));
+        field.bind(":size", static_cast<std::int64_t>(f.size));
+        field.bind(":field_id", static_cast<int>(f.field));
+        field.bind(":field", f.field_name);
+        bind_counts(field, f.counts);
         field.exec();
         field.reset();
     }
-    SQLite::Statement cpu(
-        sql, fmt::format("INSERT INTO line_cpu (run_id, line_id, cpu, {}) VALUES (?, ?, ?, {})",
-                         kCountColumns, placeholders(kCountColumnCount)));
+    SQLite::Statement cpu(sql, named_insert("line_cpu", with_counts({"run_id", "line_id", "cpu"})));
     for (const auto& c : r.cpus) {
-        cpu.bind(1, run_id);
-        cpu.bind(2, line_ids.at(c.line));
-        cpu.bind(3, static_cast<std::int64_t>(c.cpu));
-        bind_counts(cpu, 4, c.counts);
+        cpu.bind(":run_id", run_id_);
+        cpu.bind(":line_id", line_ids.at(c.line));
+        cpu.bind(":cpu", static_cast<std::int64_t>(c.cpu));
+        bind_counts(cpu, c.counts);
         cpu.exec();
         cpu.reset();
     }
     SQLite::Statement pair(
-        sql,
-        "INSERT INTO field_pair (run_id, line_id, accessor_field_id, accessor, writer_field_id, "
-        "writer, true_sharing, load_hitm, store_hitm, store_shared, invalidations) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        sql, named_insert("field_pair", {"run_id", "line_id", "accessor_field_id", "accessor",
+                                         "writer_field_id", "writer", "true_sharing", "load_hitm",
+                                         "store_hitm", "store_shared", "invalidations"}));
     for (const auto& p : r.pairs) {
-        pair.bind(1, run_id);
-        pair.bind(2, line_ids.at(p.line));
-        pair.bind(3, static_cast<int>(p.accessor));
-        pair.bind(4, p.accessor_name);
-        if (p.writer)
-            pair.bind(5, static_cast<int>(*p.writer));
-        else
-            pair.bind(5);
-        pair.bind(6, p.writer_name);
-        pair.bind(7, p.true_sharing ? 1 : 0);
-        pair.bind(8, static_cast<std::int64_t>(p.counts.load_hitm));
-        pair.bind(9, static_cast<std::int64_t>(p.counts.store_hitm));
-        pair.bind(10, static_cast<std::int64_t>(p.counts.store_shared));
-        pair.bind(11, static_cast<std::int64_t>(p.counts.invalidations));
+        pair.bind(":run_id", run_id_);
+        pair.bind(":line_id", line_ids.at(p.line));
+        pair.bind(":accessor_field_id", static_cast<int>(p.accessor));
+        pair.bind(":accessor", p.accessor_name);
+        bind_optional(pair, ":writer_field_id",
+                      p.writer ? std::optional(static_cast<int>(*p.writer)) : std::nullopt);
+        pair.bind(":writer", p.writer_name);
+        pair.bind(":true_sharing", p.true_sharing ? 1 : 0);
+        pair.bind(":load_hitm", static_cast<std::int64_t>(p.counts.load_hitm));
+        pair.bind(":store_hitm", static_cast<std::int64_t>(p.counts.store_hitm));
+        pair.bind(":store_shared", static_cast<std::int64_t>(p.counts.store_shared));
+        pair.bind(":invalidations", static_cast<std::int64_t>(p.counts.invalidations));
         pair.exec();
         pair.reset();
     }
     const TraceInfo& t = data.trace;
+    const auto sql_int = [](std::optional<std::uint64_t> v) {
+        return v ? std::optional(static_cast<std::int64_t>(*v)) : std::nullopt;
+    };
+    const std::string unknown = unknown_names(t.known);
     SQLite::Statement trace(
-        sql,
-        "INSERT INTO run_trace (run_id, path, format, threads, records, traced_ops, "
-        "dropped_records, cpu_migrations, bytes, model_cpus, line_size, clock, cost_table, "
-        "file_hash, unknown_counts, capture_hitm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "?, ?, ?)");
-    trace.bind(1, run_id);
-    if (t.path)
-        trace.bind(2, *t.path);
-    else
-        trace.bind(2);
-    trace.bind(3, t.format);
-    trace.bind(4, static_cast<std::int64_t>(t.threads));
-    trace.bind(5, static_cast<std::int64_t>(t.records));
-    trace.bind(6, static_cast<std::int64_t>(t.traced_ops));
-    trace.bind(7, static_cast<std::int64_t>(t.dropped_records));
-    trace.bind(8, static_cast<std::int64_t>(t.cpu_migrations));
-    if (t.bytes)
-        trace.bind(9, static_cast<std::int64_t>(*t.bytes));
-    else
-        trace.bind(9);
-    trace.bind(10, t.model_cpus);
-    trace.bind(11, static_cast<std::int64_t>(t.line_size));
-    trace.bind(12, t.clock);
-    trace.bind(13, t.cost_table);
-    if (t.file_hash)
-        trace.bind(14, *t.file_hash);
-    else
-        trace.bind(14);
-    if (const std::string unknown = unknown_names(t.known); !unknown.empty())
-        trace.bind(15, unknown);
-    else
-        trace.bind(15);
-    if (t.capture_hitm)
-        trace.bind(16, static_cast<std::int64_t>(*t.capture_hitm));
-    else
-        trace.bind(16);
+        sql, named_insert("run_trace",
+                          {"run_id", "path", "format", "threads", "records", "traced_ops",
+                           "dropped_records", "cpu_migrations", "bytes", "model_cpus", "line_size",
+                           "clock", "cost_table", "file_hash", "unknown_counts", "capture_hitm"}));
+    trace.bind(":run_id", run_id_);
+    bind_optional(trace, ":path", t.path);
+    trace.bind(":format", t.format);
+    trace.bind(":threads", static_cast<std::int64_t>(t.threads));
+    trace.bind(":records", static_cast<std::int64_t>(t.records));
+    trace.bind(":traced_ops", static_cast<std::int64_t>(t.traced_ops));
+    trace.bind(":dropped_records", static_cast<std::int64_t>(t.dropped_records));
+    trace.bind(":cpu_migrations", static_cast<std::int64_t>(t.cpu_migrations));
+    bind_optional(trace, ":bytes", sql_int(t.bytes));
+    trace.bind(":model_cpus", t.model_cpus);
+    trace.bind(":line_size", static_cast<std::int64_t>(t.line_size));
+    trace.bind(":clock", t.clock);
+    trace.bind(":cost_table", t.cost_table);
+    bind_optional(trace, ":file_hash", t.file_hash);
+    // Every count known is stored as NULL.
+    bind_optional(trace, ":unknown_counts",
+                  unknown.empty() ? std::nullopt : std::optional(unknown));
+    bind_optional(trace, ":capture_hitm", sql_int(t.capture_hitm));
     trace.exec();
 }
 
@@ -267,7 +272,7 @@ std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
     SQLite::Statement line(
         sql, fmt::format("SELECT line_id, object_id, line_index, address, {} FROM cacheline "
                          "WHERE run_id = ? ORDER BY line_id",
-                         kCountColumns));
+                         count_columns()));
     line.bind(1, run_id);
     while (line.executeStep()) {
         c2c::LineKey key{static_cast<engine::ObjectId>(line.getColumn(1).getInt()),
@@ -280,7 +285,7 @@ std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
     SQLite::Statement field(
         sql, fmt::format("SELECT line_id, offset, size, field_id, field, {} FROM line_field "
                          "WHERE run_id = ? ORDER BY line_id, offset, field_id, size",
-                         kCountColumns));
+                         count_columns()));
     field.bind(1, run_id);
     while (field.executeStep())
         r.fields.push_back({keys.at(field.getColumn(0).getInt64()),
@@ -291,7 +296,7 @@ std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
     SQLite::Statement cpu(
         sql,
         fmt::format("SELECT line_id, cpu, {} FROM line_cpu WHERE run_id = ? ORDER BY line_id, cpu",
-                    kCountColumns));
+                    count_columns()));
     cpu.bind(1, run_id);
     while (cpu.executeStep())
         r.cpus.push_back({keys.at(cpu.getColumn(0).getInt64()),

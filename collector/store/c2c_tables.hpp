@@ -1,12 +1,12 @@
 #pragma once
 // The software-c2c tables of a run (schemas/migrations/0002_c2c.sql): written inside the
-// run's finishing transaction, read back for reports, predictions and the GUI.
+// run's finishing transaction (run_writer.hpp), read back for reports, predictions and the GUI.
 #include "collector/c2c/replay_result.hpp"
 #include "collector/store/known_counts.hpp"
 #include "engine/probe/object_registry.hpp"
 
-#include <SQLiteCpp/Database.h>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +59,6 @@ struct C2cData {
 // The object a line or field belongs to, or null for an id the data does not name.
 const engine::ObjectInfo* find_object(const C2cData& data, engine::ObjectId id);
 
-void write_c2c(SQLite::Database& sql, std::int64_t run_id, const C2cData& data);
 // nullopt when the run has no c2c data (c2c off, or not finished).
 std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id);
 // Whether the run's row in run_trace names a kept trace file.

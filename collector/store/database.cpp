@@ -3,6 +3,7 @@
 #include "collector/store/file_probe.hpp"
 #include "collector/store/migrator.hpp"
 #include "collector/store/process_identity.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "collector/store/timestamp.hpp"
 
@@ -105,7 +106,9 @@ RunRecord read_run(const SQLite::Statement& q) {
                   .ops = optional_int64(q.getColumn(7)),
                   .ops_per_s = optional_double(q.getColumn(8)),
                   .status = parse_run_status(q.getColumn(9).getString()),
-                  .c2c_source = optional_text(q.getColumn(10)),
+                  .c2c_source = q.getColumn(10).isNull()
+                                    ? std::nullopt
+                                    : std::optional(parse_c2c_source(q.getColumn(10).getString())),
                   .c2c_reason = optional_text(q.getColumn(15)),
                   .started_at = q.getColumn(11).getString(),
                   .finished_at = optional_text(q.getColumn(12)),
@@ -145,7 +148,7 @@ std::int64_t insert_run(SQLite::Database& db, const RunRecord& run, const std::s
     bind_optional(insert, 8, run.ops);
     bind_optional(insert, 9, run.ops_per_s);
     insert.bind(10, std::string(to_string(status)));
-    bind_optional(insert, 11, run.c2c_source);
+    bind_optional(insert, 11, c2c_source_text(run.c2c_source));
     bind_optional(insert, 12, run.c2c_reason);
     insert.bind(13, utc_now());
     bind_optional(insert, 14, run.note);
@@ -157,10 +160,9 @@ std::int64_t insert_run(SQLite::Database& db, const RunRecord& run, const std::s
     return db.getLastInsertRowid();
 }
 
-// The outcome's values, metrics and `extra` tables of a 'running' run; the caller holds the
-// transaction.
+// The outcome's values and metrics of a 'running' run; the caller holds the transaction.
 void write_outcome(SQLite::Database& db, const std::filesystem::path& path, std::int64_t run_id,
-                   const RunOutcome& outcome, const std::function<void(SQLite::Database&)>& extra,
+                   const RunOutcome& outcome,
                    const std::function<std::optional<RunRecord>()>& existing) {
     SQLite::Statement update(
         db, "UPDATE run SET status = ?, ops = ?, ops_per_s = ?, "
@@ -202,8 +204,6 @@ void write_outcome(SQLite::Database& db, const std::filesystem::path& path, std:
         insert.exec();
         insert.reset();
     }
-    if (extra)
-        extra(db);
 }
 
 } // namespace
@@ -313,19 +313,22 @@ std::int64_t Database::begin_run(const RunRecord& run) {
 }
 
 void Database::finish_run(std::int64_t run_id, const RunOutcome& outcome,
-                          const std::function<void(SQLite::Database&)>& extra) {
+                          const std::function<void(RunWriter&)>& extra) {
     if (outcome.status == RunStatus::running)
         throw std::invalid_argument("finish_run needs a final status, not 'running'");
     guarded(path_, [&] {
         SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
-        write_outcome(db_, path_, run_id, outcome, extra, [&] { return run(run_id); });
+        write_outcome(db_, path_, run_id, outcome, [&] { return run(run_id); });
+        if (extra) {
+            RunWriter writer(*this, run_id);
+            extra(writer);
+        }
         tx.commit();
     });
 }
 
-std::int64_t
-Database::insert_finished_run(const RunRecord& run, const RunOutcome& outcome,
-                              const std::function<void(SQLite::Database&, std::int64_t)>& extra) {
+std::int64_t Database::insert_finished_run(const RunRecord& run, const RunOutcome& outcome,
+                                           const std::function<void(RunWriter&)>& extra) {
     if (outcome.status == RunStatus::running)
         throw std::invalid_argument("insert_finished_run needs a final status, not 'running'");
     const std::string params = canonical_json(run.params_json, "run params_json");
@@ -334,13 +337,11 @@ Database::insert_finished_run(const RunRecord& run, const RunOutcome& outcome,
         if (sqlite3_get_autocommit(db_.getHandle()))
             tx.emplace(db_, SQLite::TransactionBehavior::IMMEDIATE);
         const std::int64_t id = insert_run(db_, run, params, RunStatus::running);
-        write_outcome(
-            db_, path_, id, outcome,
-            [&](SQLite::Database& sql) {
-                if (extra)
-                    extra(sql, id);
-            },
-            [&] { return this->run(id); });
+        write_outcome(db_, path_, id, outcome, [&] { return this->run(id); });
+        if (extra) {
+            RunWriter writer(*this, id);
+            extra(writer);
+        }
         if (tx)
             tx->commit();
         return id;

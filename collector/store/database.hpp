@@ -1,7 +1,8 @@
 #pragma once
 // The hitmap SQLite store: opening (with its refusal and migration rules), machines, runs and
-// their metrics. Other modules add their tables through finish_run's `extra`; the store's own
-// table modules reach the connection through sql_connection.hpp.
+// their metrics. A run's other tables are written through the RunWriter that finish_run and
+// insert_finished_run hand their `extra`; the store's own table modules reach the connection
+// through sql_connection.hpp.
 #include "collector/store/errors.hpp"
 #include "collector/store/machine.hpp"
 #include "collector/store/records.hpp"
@@ -23,6 +24,8 @@ struct OpenOptions {
     bool read_only = false;
 };
 
+class RunWriter;
+
 class Database {
 public:
     // A file that is not a hitmap database, is newer or is corrupt is refused without a byte
@@ -43,16 +46,16 @@ public:
     // Commits a 'running' row at once, so a crashed run stays visible as incomplete. The
     // store stamps id, status, started_at and finished_at; the record's values are ignored.
     std::int64_t begin_run(const RunRecord& run);
-    // Updates the run, writes its metrics and calls `extra` in one transaction; if anything
-    // throws, nothing is written and the run stays 'running'.
+    // Updates the run, writes its metrics and calls `extra` with the run's writer in one
+    // transaction; if anything throws, nothing is written and the run stays 'running'.
     void finish_run(std::int64_t run_id, const RunOutcome& outcome,
-                    const std::function<void(SQLite::Database&)>& extra = {});
+                    const std::function<void(RunWriter&)>& extra = {});
     // A run that is complete when it is first seen (imports, predictions): the row, its
     // metrics and `extra` in one transaction, so a refused write or a kill leaves no row.
-    // `extra` gets the new run's id. Inside transaction() the run joins that transaction.
-    std::int64_t
-    insert_finished_run(const RunRecord& run, const RunOutcome& outcome,
-                        const std::function<void(SQLite::Database&, std::int64_t)>& extra = {});
+    // `extra`'s writer is bound to the new run. Inside transaction() the run joins that
+    // transaction.
+    std::int64_t insert_finished_run(const RunRecord& run, const RunOutcome& outcome,
+                                     const std::function<void(RunWriter&)>& extra = {});
 
     // Runs `body` in one write transaction: everything it stores, or nothing.
     void transaction(const std::function<void()>& body);

@@ -2,6 +2,7 @@
 
 #include "collector/store/database.hpp"
 #include "collector/store/errors.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "collector/store/sql_text.hpp"
 
@@ -421,27 +422,45 @@ std::string_view to_string(LockSource source) {
     return "perf-lock";
 }
 
-LockTableWriter::LockTableWriter(SQLite::Database& sql, std::int64_t run_id, LockSource source,
+struct LockTableWriter::Rows {
+    Rows(SQLite::Database& sql, std::int64_t run_id, LockSource source,
+         const locks::LockStatReport& table)
+        : sql(sql)
+        , run_id(run_id)
+        , table_id(insert_table(sql, run_id, {source, table, {}}))
+        , classes(sql, fmt::format("INSERT INTO lock_class_stat (table_id, run_id, {}, {}) "
+                                   "VALUES ({})",
+                                   kIdentityColumns, kCounterColumns,
+                                   placeholders(2 + kIdentityColumnCount + kCounterColumnCount)))
+        , points(sql, "INSERT INTO lock_point (table_id, class_position, kind, position, count, "
+                      "address, symbol) VALUES (?, ?, ?, ?, ?, ?, ?)") {}
+
+    SQLite::Database& sql;
+    std::int64_t run_id;
+    std::int64_t table_id;
+    SQLite::Statement classes;
+    SQLite::Statement points;
+    std::int64_t next_position = 0;
+};
+
+LockTableWriter::LockTableWriter(Database& db, std::int64_t run_id, LockSource source,
                                  const locks::LockStatReport& table)
-    : sql_(sql)
-    , run_id_(run_id)
-    , table_id_(insert_table(sql, run_id, {source, table, {}}))
-    , classes_(sql, fmt::format("INSERT INTO lock_class_stat (table_id, run_id, {}, {}) VALUES "
-                                "({})",
-                                kIdentityColumns, kCounterColumns,
-                                placeholders(2 + kIdentityColumnCount + kCounterColumnCount)))
-    , points_(sql, "INSERT INTO lock_point (table_id, class_position, kind, position, count, "
-                   "address, symbol) VALUES (?, ?, ?, ?, ?, ?, ?)") {}
+    : rows_(std::make_unique<Rows>(sql_connection(db), run_id, source, table)) {}
+
+LockTableWriter::LockTableWriter(LockTableWriter&&) noexcept = default;
+LockTableWriter& LockTableWriter::operator=(LockTableWriter&&) noexcept = default;
+LockTableWriter::~LockTableWriter() = default;
 
 void LockTableWriter::add_class(const locks::LockClassStats& stats) {
-    insert_class(classes_, table_id_, run_id_, next_position_, stats);
-    insert_points(points_, table_id_, next_position_, stats);
-    ++next_position_;
+    insert_class(rows_->classes, rows_->table_id, rows_->run_id, rows_->next_position, stats);
+    insert_points(rows_->points, rows_->table_id, rows_->next_position, stats);
+    ++rows_->next_position;
 }
 
 void LockTableWriter::finish(const locks::LockStatReport& table) {
-    SQLite::Statement st(sql_, "UPDATE lock_table SET version = ?, caption = ?, has_header = ?, "
-                               "lockdep_disabled = ?, excerpt = ?, notes_json = ? WHERE id = ?");
+    SQLite::Statement st(rows_->sql,
+                         "UPDATE lock_table SET version = ?, caption = ?, has_header = ?, "
+                         "lockdep_disabled = ?, excerpt = ?, notes_json = ? WHERE id = ?");
     Binder(st)
         .text(table.version)
         .optional(table.caption)
@@ -449,15 +468,19 @@ void LockTableWriter::finish(const locks::LockStatReport& table) {
         .integer(table.lockdep_disabled)
         .integer(table.excerpt)
         .text(nlohmann::json(table.notes).dump())
-        .integer(table_id_);
+        .integer(rows_->table_id);
     st.exec();
 }
 
-void write_lock_tables(SQLite::Database& sql, std::int64_t run_id, const LockData& data) {
-    LockTableWriter writer(sql, run_id, data.source, data.report);
+LockTableWriter RunWriter::begin_lock_table(LockSource source, const locks::LockStatReport& table) {
+    return LockTableWriter(db_, run_id_, source, table);
+}
+
+void RunWriter::write(const LockData& data) {
+    LockTableWriter writer = begin_lock_table(data.source, data.report);
     for (const auto& stats : data.report.classes)
         writer.add_class(stats);
-    insert_histograms(sql, writer.table_id(), data);
+    insert_histograms(sql_connection(db_), writer.rows_->table_id, data);
 }
 
 std::vector<StoredLockTable> read_lock_table_headers(Database& db, std::int64_t run_id) {

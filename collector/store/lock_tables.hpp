@@ -1,14 +1,14 @@
 #pragma once
 // The lock-statistics tables of a run (schemas/migrations/0004_locks.sql): written inside the
-// run's finishing transaction (Database::finish_run's `extra`), read back for reports and the
+// run's finishing transaction (run_writer.hpp), read back for reports and the
 // GUI. What was written reads back equal, absent values included.
 #include "collector/locks/lock_stats.hpp"
 #include "collector/locks/wait_histogram.hpp"
 
-#include <SQLiteCpp/Database.h>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -47,29 +47,26 @@ public:
     using std::out_of_range::out_of_range;
 };
 
-// Appends one table to the run's lock tables (after the ones it already has).
-void write_lock_tables(SQLite::Database& sql, std::int64_t run_id, const LockData& data);
-
-// write_lock_tables a class at a time, for a table too large to hold (an imported perf lock
-// file): the table row is written first from `table`'s fields (its classes are ignored), then
-// each class as it comes, then finish() updates the fields known only at the end (excerpt,
-// notes). Use it inside one transaction, as write_lock_tables.
+// One lock table written a class at a time (RunWriter::begin_lock_table): the table row is
+// written first from `table`'s fields (its classes are ignored), then each class as it comes,
+// then finish() updates the fields known only at the end (excerpt, notes).
 class LockTableWriter {
 public:
-    LockTableWriter(SQLite::Database& sql, std::int64_t run_id, LockSource source,
-                    const locks::LockStatReport& table);
+    LockTableWriter(LockTableWriter&&) noexcept;
+    LockTableWriter& operator=(LockTableWriter&&) noexcept;
+    ~LockTableWriter();
 
     void add_class(const locks::LockClassStats& stats);
     void finish(const locks::LockStatReport& table);
-    std::int64_t table_id() const { return table_id_; }
 
 private:
-    SQLite::Database& sql_;
-    std::int64_t run_id_;
-    std::int64_t table_id_;
-    SQLite::Statement classes_;
-    SQLite::Statement points_;
-    std::int64_t next_position_ = 0;
+    friend class RunWriter;
+    // The table's id and its prepared inserts (lock_tables.cpp).
+    struct Rows;
+    LockTableWriter(Database& db, std::int64_t run_id, LockSource source,
+                    const locks::LockStatReport& table);
+
+    std::unique_ptr<Rows> rows_;
 };
 
 // A run's table without its classes, and its row id for for_each_lock_class.

@@ -24,6 +24,15 @@ constexpr std::array<std::pair<Source, std::string_view>, 6> source_names{{
     {Source::imported, "imported"},
 }};
 
+constexpr std::array<std::pair<C2cSource, std::string_view>, 6> c2c_source_names{{
+    {C2cSource::software, "software"},
+    {C2cSource::hardware, "hardware"},
+    {C2cSource::perf, "perf"},
+    {C2cSource::perf_c2c, "perf-c2c"},
+    {C2cSource::simulated, "simulated"},
+    {C2cSource::predicted, "predicted"},
+}};
+
 template <class E, std::size_t N>
 std::string_view name_of(const std::array<std::pair<E, std::string_view>, N>& names, E value) {
     for (const auto& [v, name] : names)
@@ -54,6 +63,15 @@ std::string_view to_string(Source source) {
 }
 Source parse_source(std::string_view text) {
     return value_of(source_names, text, "source");
+}
+std::string_view to_string(C2cSource source) {
+    return name_of(c2c_source_names, source);
+}
+C2cSource parse_c2c_source(std::string_view text) {
+    return value_of(c2c_source_names, text, "c2c source");
+}
+std::optional<std::string> c2c_source_text(const std::optional<C2cSource>& source) {
+    return source ? std::optional(std::string(to_string(*source))) : std::nullopt;
 }
 
 } // namespace hitmap::store

@@ -26,6 +26,23 @@ enum class Source { measured, traced, replayed, simulated, predicted, imported }
 std::string_view to_string(Source source);
 Source parse_source(std::string_view text);
 
+// Where a run's cacheline tables came from (run.c2c_source); a run without them has none.
+enum class C2cSource {
+    software,  // the probe trace replayed through the coherence model (`run --c2c software`)
+    hardware,  // the PMU's precise memory samples, attributed by hitmap (`run --c2c hardware`)
+    perf,      // perf c2c record around the run, its report read (`run --c2c perf`, `record`)
+    perf_c2c,  // an imported `perf c2c report` text (`import perf-c2c`)
+    simulated, // the simulation's coherence model (`run --simulate`, `predict --machine`)
+    predicted, // another run's trace replayed under other layouts (`predict`)
+};
+
+// The text stored in run.c2c_source: "software", "hardware", "perf", "perf-c2c", "simulated",
+// "predicted" (as when the column held free text, so older databases read the same).
+std::string_view to_string(C2cSource source);
+C2cSource parse_c2c_source(std::string_view text);
+// The stored text of a run's source; nullopt for a run without cacheline tables.
+std::optional<std::string> c2c_source_text(const std::optional<C2cSource>& source);
+
 struct MachineRecord {
     std::int64_t id = 0;
     MachineInfo info{};
@@ -46,7 +63,7 @@ struct RunRecord {
     std::optional<std::int64_t> ops{};
     std::optional<double> ops_per_s{};
     RunStatus status = RunStatus::running;
-    std::optional<std::string> c2c_source{}; // of the cacheline tables: software, predicted
+    std::optional<C2cSource> c2c_source{};   // of the cacheline tables; none without them
     std::optional<std::string> c2c_reason{}; // why that source, or why there is none
     std::string started_at{};                // ISO-8601 UTC, stamped by begin_run
     std::optional<std::string> finished_at{};

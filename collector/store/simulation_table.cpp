@@ -1,16 +1,18 @@
 #include "collector/store/simulation_table.hpp"
 
 #include "collector/store/database.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 
 #include <SQLiteCpp/Statement.h>
 
 namespace hitmap::store {
 
-void write_simulation(SQLite::Database& sql, std::int64_t run_id, const SimulationRecord& record) {
-    SQLite::Statement insert(sql, "INSERT INTO run_simulation (run_id, machine, machine_json, "
-                                  "calibration_json, stats_json) VALUES (?, ?, ?, ?, ?)");
-    insert.bind(1, run_id);
+void RunWriter::write(const SimulationRecord& record) {
+    SQLite::Statement insert(sql_connection(db_),
+                             "INSERT INTO run_simulation (run_id, machine, machine_json, "
+                             "calibration_json, stats_json) VALUES (?, ?, ?, ?, ?)");
+    insert.bind(1, run_id_);
     insert.bind(2, record.machine);
     insert.bind(3, record.machine_json);
     insert.bind(4, record.calibration_json);

@@ -1,8 +1,7 @@
 #pragma once
 // What a simulated run was a function of (schemas/migrations/0008_simulation.sql): the machine
 // description, the calibration and where the virtual time went, as JSON. Written inside the
-// run's finishing transaction; read back by reports.
-#include <SQLiteCpp/Database.h>
+// run's finishing transaction (run_writer.hpp); read back by reports.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,7 +18,6 @@ struct SimulationRecord {
     bool operator==(const SimulationRecord&) const = default;
 };
 
-void write_simulation(SQLite::Database& sql, std::int64_t run_id, const SimulationRecord& record);
 // nullopt for a run that was not simulated.
 std::optional<SimulationRecord> read_simulation(Database& db, std::int64_t run_id);
 

@@ -35,11 +35,12 @@ void settle(MainWindow& window) {
 // Whose cacheline tables picture best: counted on the machine that ran the workload (a
 // replayed trace, PMU samples, perf c2c around the run), then another machine's perf c2c
 // report, then a simulation, then a prediction (a replay of another run's trace).
-std::size_t source_rank(const std::optional<std::string>& c2c) {
-    static constexpr std::array<std::string_view, 6> order{"software", "hardware",  "perf",
-                                                           "perf-c2c", "simulated", "predicted"};
-    return static_cast<std::size_t>(
-        std::find(order.begin(), order.end(), c2c.value_or(std::string())) - order.begin());
+std::size_t source_rank(const std::optional<store::C2cSource>& c2c) {
+    using enum store::C2cSource;
+    static constexpr std::array order{software, hardware, perf, perf_c2c, simulated, predicted};
+    return c2c ? static_cast<std::size_t>(std::find(order.begin(), order.end(), *c2c) -
+                                          order.begin())
+               : order.size();
 }
 
 // The first workload in name order, as the run browser lists them; the "before" of a series is

@@ -63,8 +63,8 @@ QString run_header(const store::RunRecord& run, const std::optional<store::C2cDa
         head +=
             QObject::tr("<br>cachelines %1: %2 traced of %3 operations, %4 records dropped, "
                         "%5 CPU migrations, timestamps per %6")
-                .arg(run.c2c_source == "predicted" ? QObject::tr("predicted")
-                                                   : QObject::tr("replayed"))
+                .arg(run.c2c_source == store::C2cSource::predicted ? QObject::tr("predicted")
+                                                                   : QObject::tr("replayed"))
                 .arg(count(c2c->traced_ops()))
                 .arg(text_or_unknown(run.ops, [](std::int64_t n) { return QString::number(n); }))
                 .arg(count(c2c->dropped_records()))

@@ -140,7 +140,8 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
     case OpsPerSecond:
         return text_or_unknown(r.ops_per_s, ops_text);
     case C2cSource:
-        return r.c2c_source ? QString::fromStdString(*r.c2c_source) : unknown_qtext();
+        return r.c2c_source ? QString::fromUtf8(store::to_string(*r.c2c_source).data())
+                            : unknown_qtext();
     case Status:
         return QString::fromUtf8(store::to_string(r.status).data(),
                                  static_cast<qsizetype>(store::to_string(r.status).size())) +

@@ -43,9 +43,9 @@ QString run_label(const store::RunRecord& r) {
 // "traced, software c2c": what made a run's throughput and its cacheline tables.
 QString source_text(const store::RunRecord& r) {
     const QString ops = QString::fromUtf8(store::to_string(r.source).data());
-    return r.c2c_source
-               ? QStringLiteral("%1, %2 c2c").arg(ops, QString::fromStdString(*r.c2c_source))
-               : ops;
+    return r.c2c_source ? QStringLiteral("%1, %2 c2c")
+                              .arg(ops, QString::fromUtf8(store::to_string(*r.c2c_source).data()))
+                        : ops;
 }
 
 // The source goes with the figure: traced ops/s are not comparable with measured ones.

@@ -433,8 +433,8 @@ QString LayoutView::headerText(Side side, const analysis::LayoutMap* map) const 
     // Where the counts come from, as `show`'s c2c column names it: a replayed trace
     // (software), a simulation, PMU samples (hardware, perf), an import or a prediction.
     text +=
-        tr("; cachelines: %1").arg(text_or_unknown(heat->run.c2c_source, [](const std::string& c) {
-            return shown_text(c).toHtmlEscaped();
+        tr("; cachelines: %1").arg(text_or_unknown(heat->run.c2c_source, [](store::C2cSource c) {
+            return QString::fromUtf8(store::to_string(c).data());
         }));
     if (!map->heat->same_layout) {
         QStringList recorded;

@@ -83,7 +83,7 @@ TEST(Comparison, TheDefaultPartnerHasAnotherLayoutFirst) {
         run(4, "res-counter-charge", "precharge"),
     };
     runs.push_back(run(5, "page-counter-charge", "predicted", R"({"layout.page_counter":"x"})"));
-    runs.back().c2c_source = "predicted";
+    runs.back().c2c_source = store::C2cSource::predicted;
     EXPECT_EQ(default_partner(runs, 1), 3);
     EXPECT_EQ(default_partner(runs, 4), std::nullopt);
     EXPECT_EQ(default_partner(runs, 42), std::nullopt);

@@ -20,14 +20,14 @@ const engine::WorkloadInfo& story_workload() {
 }
 
 store::RunRecord run(std::int64_t id, const std::string& variant, store::Source source,
-                     std::optional<std::string> c2c, int threads = 2) {
+                     std::optional<std::string_view> c2c, int threads = 2) {
     return {.id = id,
             .workload = story_workload().name,
             .variant = variant,
             .source = source,
             .threads = threads,
             .status = store::RunStatus::complete,
-            .c2c_source = std::move(c2c)};
+            .c2c_source = c2c ? std::optional(store::parse_c2c_source(*c2c)) : std::nullopt};
 }
 
 TEST(Story, EveryStoryNamesVariantsAndAStructOfItsWorkload) {

@@ -6,7 +6,7 @@
 // does not exist).
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
-#include "collector/store/sql_connection.hpp"
+#include "collector/store/run_writer.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 #include "gui/app/main_window.hpp"
 
@@ -14,7 +14,6 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTimer>
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -62,29 +61,22 @@ store::C2cData synthetic_c2c(int seed) {
 void generate(const std::filesystem::path& path) {
     auto db = store::Database::open(path);
     const auto machine = db.upsert_machine(store::detect_machine(), "{}");
-    SQLite::Database& sql = store::sql_connection(db);
-    SQLite::Transaction bulk(sql); // one transaction: generating is not what we measure
-    for (int i = 0; i < kRuns; ++i) {
-        store::RunRecord r;
-        r.machine_id = machine;
-        r.workload = "page-counter-charge";
-        r.variant = i % 2 ? "v6.1" : "v6.0";
-        r.threads = 1 + i % 2;
-        r.duration_s = 1;
-        r.c2c_source = "software";
-        SQLite::Statement ins(
-            sql, "INSERT INTO run (machine_id, workload, variant, params_json, source, "
-                 "threads, duration_s, ops, ops_per_s, status, c2c_source, started_at, "
-                 "finished_at) VALUES (?, ?, ?, '{}', 'traced', ?, 1, 1000000, 1000000, "
-                 "'complete', 'software', '2026-12-03T00:00:00Z', '2026-12-03T00:00:01Z')");
-        ins.bind(1, machine);
-        ins.bind(2, r.workload);
-        ins.bind(3, r.variant);
-        ins.bind(4, *r.threads);
-        ins.exec();
-        store::write_c2c(sql, sql.getLastInsertRowid(), synthetic_c2c(i));
-    }
-    bulk.commit();
+    db.transaction([&] { // one transaction: generating is not what we measure
+        for (int i = 0; i < kRuns; ++i) {
+            store::RunRecord r;
+            r.machine_id = machine;
+            r.workload = "page-counter-charge";
+            r.variant = i % 2 ? "v6.1" : "v6.0";
+            r.source = store::Source::traced;
+            r.threads = 1 + i % 2;
+            r.duration_s = 1;
+            r.c2c_source = store::C2cSource::software;
+            const store::RunOutcome outcome{.ops = 1'000'000, .ops_per_s = 1'000'000};
+            const store::C2cData c2c = synthetic_c2c(i);
+            db.insert_finished_run(r, outcome,
+                                   [&](store::RunWriter& writer) { writer.write(c2c); });
+        }
+    });
 }
 
 double median(std::vector<double> v) {

@@ -4,9 +4,9 @@
 #include "collector/c2c/replay.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/trace/trace_file.hpp"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <random>
 
@@ -48,9 +48,7 @@ TEST(C2cTables, AStoredReplayWrittenAgainReadsBackTheSame) {
     run.workload = "page-counter-charge";
     run.variant = "v6.0";
     const auto id =
-        fresh.insert_finished_run(run, {}, [&](SQLite::Database& sql, std::int64_t run_id) {
-            write_c2c(sql, run_id, original);
-        });
+        fresh.insert_finished_run(run, {}, [&](RunWriter& writer) { writer.write(original); });
     const auto again = read_c2c(fresh, id);
     ASSERT_TRUE(again);
     EXPECT_EQ(again->result, original.result);
@@ -93,11 +91,9 @@ TEST(C2cTables, SampledRunsStoreTheirClock) {
     run.machine_id = fresh.upsert_machine(detect_machine(), "{}");
     run.workload = "page-counter-charge";
     run.variant = "v6.0";
-    run.c2c_source = "hardware";
+    run.c2c_source = C2cSource::hardware;
     const auto id =
-        fresh.insert_finished_run(run, {}, [&](SQLite::Database& sql, std::int64_t run_id) {
-            write_c2c(sql, run_id, sampled);
-        });
+        fresh.insert_finished_run(run, {}, [&](RunWriter& writer) { writer.write(sampled); });
     const auto again = read_c2c(fresh, id);
     ASSERT_TRUE(again);
     EXPECT_EQ(again->trace.clock, "sampled");

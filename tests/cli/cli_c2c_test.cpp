@@ -101,7 +101,7 @@ TEST_F(CliC2c, PredictCanStoreItsResultAsALinkedRun) {
     ASSERT_EQ(r.status, 0) << r.err;
     auto db = store::Database::open(db_, {.create_if_missing = false, .read_only = true});
     const auto runs = db.runs();
-    ASSERT_EQ(runs.back().c2c_source, "predicted");
+    ASSERT_EQ(runs.back().c2c_source, store::C2cSource::predicted);
     const auto rep = report(static_cast<int>(runs.back().id));
     EXPECT_EQ(rep["line_size"], 128);
     // The prediction shares nothing but its run row: deleting it is safe for the source.

@@ -95,7 +95,7 @@ TEST(CliPerfC2c, EveryReportFixtureStoresTheTextsHitmTotals) {
         const auto run = s.run(id);
         ASSERT_TRUE(run);
         EXPECT_EQ(run->source, store::Source::imported);
-        EXPECT_EQ(run->c2c_source, "perf-c2c");
+        EXPECT_EQ(run->c2c_source, store::C2cSource::perf_c2c);
         EXPECT_NE(run->c2c_reason->find(e.file), std::string::npos) << *run->c2c_reason;
         EXPECT_NE(run->c2c_reason->find(e.layout), std::string::npos) << *run->c2c_reason;
         EXPECT_FALSE(run->threads);

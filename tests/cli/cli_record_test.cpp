@@ -93,7 +93,7 @@ TEST_F(CliRecord, CommandIntoOneRunWithCacheLinesLocksAndObjectsPlaced) {
     EXPECT_EQ(run.workload, "record:perf");
     EXPECT_EQ(run.variant, "sh -c echo from the command");
     EXPECT_EQ(run.source, store::Source::measured);
-    EXPECT_EQ(run.c2c_source, "perf");
+    EXPECT_EQ(run.c2c_source, store::C2cSource::perf);
     EXPECT_EQ(run.threads, std::nullopt);
     EXPECT_THAT(run.note.value_or(""), HasSubstr("the command ended with exit 0"));
 

@@ -69,7 +69,7 @@ engine::WorkloadInfo workload(bool probed) {
     return info;
 }
 
-RunRequest request(C2cSource source) {
+RunRequest request(C2cMode source) {
     RunRequest r;
     r.workload = "page-counter-charge";
     r.c2c.source = source;
@@ -79,33 +79,34 @@ RunRequest request(C2cSource source) {
 TEST(C2cChoice, HardwareWhereTheMachineSamplesMemory) {
     const engine::WorkloadInfo probed = workload(true);
     const auto vm = machine(false, false), bare = machine(true, true);
-    EXPECT_EQ(choose_c2c(request(C2cSource::automatic), probed, bare).path, C2cPath::hardware);
-    const C2cChoice fallback = choose_c2c(request(C2cSource::automatic), probed, vm);
-    EXPECT_EQ(fallback.path, C2cPath::software);
+    EXPECT_EQ(choose_c2c(request(C2cMode::automatic), probed, bare).source,
+              store::C2cSource::hardware);
+    const C2cChoice fallback = choose_c2c(request(C2cMode::automatic), probed, vm);
+    EXPECT_EQ(fallback.source, store::C2cSource::software);
     EXPECT_THAT(fallback.reason, HasSubstr("--c2c auto chose software: no hardware PMU"));
     try {
-        choose_c2c(request(C2cSource::hardware), probed, vm);
+        choose_c2c(request(C2cMode::hardware), probed, vm);
         FAIL() << "--c2c hardware without a PMU must refuse";
     } catch (const perf::PerfUnsupported& e) {
         EXPECT_THAT(e.what(), HasSubstr("--c2c hardware: no hardware PMU (cycles counter"));
     }
-    EXPECT_THROW(choose_c2c(request(C2cSource::hardware), probed, machine(true, false)),
+    EXPECT_THROW(choose_c2c(request(C2cMode::hardware), probed, machine(true, false)),
                  perf::PerfUnsupported); // a PMU without precise memory sampling
-    EXPECT_EQ(choose_c2c(request(C2cSource::hardware), probed, bare).path, C2cPath::hardware);
+    EXPECT_EQ(choose_c2c(request(C2cMode::hardware), probed, bare).source,
+              store::C2cSource::hardware);
 }
 
 TEST(C2cChoice, OffSimulatedAndUnprobedNeedNoPmu) {
     const auto vm = machine(false, false);
     const engine::WorkloadInfo probed = workload(true);
     const engine::WorkloadInfo locks_only = workload(false);
-    EXPECT_EQ(choose_c2c(request(C2cSource::off), probed, vm).path, C2cPath::off);
-    EXPECT_EQ(choose_c2c(request(C2cSource::software), probed, vm).path, C2cPath::software);
-    EXPECT_EQ(choose_c2c(request(C2cSource::hardware), locks_only, vm).path, C2cPath::off);
-    RunRequest simulated = request(C2cSource::hardware);
+    EXPECT_EQ(choose_c2c(request(C2cMode::off), probed, vm).source, std::nullopt);
+    EXPECT_EQ(choose_c2c(request(C2cMode::software), probed, vm).source,
+              store::C2cSource::software);
+    EXPECT_EQ(choose_c2c(request(C2cMode::hardware), locks_only, vm).source, std::nullopt);
+    RunRequest simulated = request(C2cMode::hardware);
     simulated.simulate.emplace().machine = "xeon-2s-72";
-    EXPECT_EQ(choose_c2c(simulated, probed, vm).path, C2cPath::simulated);
-    EXPECT_EQ(c2c_source_name(C2cPath::hardware), "hardware");
-    EXPECT_EQ(c2c_source_name(C2cPath::off), "");
+    EXPECT_EQ(choose_c2c(simulated, probed, vm).source, store::C2cSource::simulated);
 }
 
 TEST(HardwareC2c, SamplesOfARunFillItsTablesAndMetrics) {

@@ -388,7 +388,7 @@ RunRequest perf_request(const PerfCommand& perf) {
     r.variants = {"v6.0"};
     r.threads = {1};
     r.stop.iterations = 2000;
-    r.c2c.source = C2cSource::perf;
+    r.c2c.source = C2cMode::perf;
     r.c2c.perf = perf;
     return r;
 }
@@ -424,7 +424,7 @@ TEST_F(PerfC2cTest, RunStoresPerfsTablesWithTheRunsObjects) {
     const auto run = db.run(run_id);
     ASSERT_TRUE(run);
     EXPECT_EQ(run->status, store::RunStatus::complete);
-    EXPECT_EQ(run->c2c_source, "perf");
+    EXPECT_EQ(run->c2c_source, store::C2cSource::perf);
     EXPECT_EQ(run->source, store::Source::measured);
     EXPECT_THAT(run->c2c_reason.value_or(""), StartsWith("--c2c perf: perf c2c record"));
     EXPECT_THAT(run->params_json, HasSubstr("\"perf_c2c_code\":[]"));

@@ -46,7 +46,7 @@ TEST(Suites, DefaultTracesEveryVariantAndKeepsTheStorysTracesOnly) {
     const Suite& suite = find_suite(suites, "default");
     std::map<std::string, std::set<std::string>> traced;
     for (const RunRequest& r : suite.requests) {
-        if (r.simulate || r.c2c.source == C2cSource::off)
+        if (r.simulate || r.c2c.source == C2cMode::off)
             continue;
         const auto& story = engine::find_workload(r.workload).info().story;
         for (const auto& v : r.variants) {

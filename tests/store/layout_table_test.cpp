@@ -4,6 +4,7 @@
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
 #include "collector/store/layout_table.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "engine/layout/builtin_layouts.hpp"
 #include "tests/store/store_test_support.hpp"
@@ -35,8 +36,7 @@ std::int64_t store_run(Database& db, const std::vector<engine::Layout>& layouts,
     for (std::size_t i = 0; i < layouts.size(); ++i)
         data.objects.push_back(
             {static_cast<engine::ObjectId>(i), "counter" + std::to_string(i), layouts[i], 0});
-    return db.insert_finished_run(
-        run, {}, [&](SQLite::Database& sql, std::int64_t id) { write_c2c(sql, id, data); });
+    return db.insert_finished_run(run, {}, [&](RunWriter& writer) { writer.write(data); });
 }
 
 std::vector<std::optional<std::string>> origins(const std::vector<RunLayout>& layouts) {

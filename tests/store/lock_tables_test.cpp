@@ -5,6 +5,7 @@
 #include "collector/store/database.hpp"
 #include "collector/store/errors.hpp"
 #include "collector/store/lock_tables.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "tests/store/store_test_support.hpp"
 #include "tests/support/read_file.hpp"
@@ -27,9 +28,9 @@ protected:
 
     std::int64_t run_with(const std::vector<LockData>& tables) {
         const auto id = db.begin_run(sample_run(machine_id));
-        db.finish_run(id, {}, [&](SQLite::Database& sql) {
+        db.finish_run(id, {}, [&](RunWriter& writer) {
             for (const auto& t : tables)
-                write_lock_tables(sql, id, t);
+                writer.write(t);
         });
         return id;
     }
@@ -135,9 +136,8 @@ TEST_F(LockTablesTest, CounterBeyondSqliteRangeDropsTheWholeFinish) {
     LockData d = full_report();
     d.report.classes[0].write->contentions = std::numeric_limits<std::uint64_t>::max();
     const auto id = db.begin_run(sample_run(machine_id));
-    EXPECT_THROW(
-        db.finish_run(id, {}, [&](SQLite::Database& sql) { write_lock_tables(sql, id, d); }),
-        LockValueOutOfRange);
+    EXPECT_THROW(db.finish_run(id, {}, [&](RunWriter& writer) { writer.write(d); }),
+                 LockValueOutOfRange);
     EXPECT_EQ(db.run(id)->status, RunStatus::running);
     EXPECT_EQ(count("lock_table"), 0);
     EXPECT_EQ(count("lock_class_stat"), 0);
@@ -221,11 +221,11 @@ TEST_F(LockTablesTest, ClassesStreamInContentionOrderWithTheirPoints) {
 TEST_F(LockTablesTest, TableWriterFinishStoresTheEndFields) {
     LockData d = full_report();
     const auto id = db.begin_run(sample_run(machine_id));
-    db.finish_run(id, {}, [&](SQLite::Database& sql) {
+    db.finish_run(id, {}, [&](RunWriter& run) {
         locks::LockStatReport start = d.report;
         start.excerpt = false;
         start.notes.clear();
-        LockTableWriter writer(sql, id, d.source, start);
+        LockTableWriter writer = run.begin_lock_table(d.source, start);
         for (const auto& c : d.report.classes)
             writer.add_class(c);
         writer.finish(d.report);

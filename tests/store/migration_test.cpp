@@ -207,7 +207,7 @@ TEST(Migrations, OlderImportedAndSampledRunsMarkTheirUnknownCounts) {
                                 "'recorded', 64, 'sampled')");
         for (Old& run : runs) {
             RunRecord record = testing::sample_run(machine);
-            record.c2c_source = run.c2c_source;
+            record.c2c_source = parse_c2c_source(run.c2c_source);
             run.id = db.begin_run(record);
             trace.bind(1, run.id);
             trace.bind(2, run.format);

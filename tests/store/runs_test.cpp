@@ -1,5 +1,6 @@
 // Machines, runs and metrics: round trips, crash visibility and the one-transaction finish.
 #include "collector/store/database.hpp"
+#include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "tests/store/store_test_support.hpp"
 
@@ -68,7 +69,7 @@ TEST_F(RunsTest, BegunRunIsRunningAndVisibleFromAnotherConnection) {
 
 TEST_F(RunsTest, FinishedRunAndMetricsRoundTrip) {
     RunRecord record = sample_run(machine_id);
-    record.c2c_source = "perf-c2c.data";
+    record.c2c_source = C2cSource::perf_c2c;
     record.note = "first try";
     const auto id = db.begin_run(record);
 
@@ -126,14 +127,28 @@ TEST_F(RunsTest, FilterSelectsByWorkloadVariantStatusAndIds) {
     EXPECT_THAT(ids({.workload = "page_counter_charge", .variant = "unpadded"}), ElementsAre(a));
 }
 
+// run.c2c_source keeps the texts the column held as free text, so older databases read the same.
+TEST(C2cSourceNames, AreTheTextsStoredBefore) {
+    const std::pair<C2cSource, std::string_view> names[] = {
+        {C2cSource::software, "software"},   {C2cSource::hardware, "hardware"},
+        {C2cSource::perf, "perf"},           {C2cSource::perf_c2c, "perf-c2c"},
+        {C2cSource::simulated, "simulated"}, {C2cSource::predicted, "predicted"}};
+    for (const auto& [source, text] : names) {
+        EXPECT_EQ(to_string(source), text);
+        EXPECT_EQ(parse_c2c_source(text), source);
+    }
+    EXPECT_THROW(parse_c2c_source("perf-c2c.data"), std::invalid_argument);
+}
+
 TEST_F(RunsTest, ExtraWritesCommitWithTheRun) {
     sql_connection(db).exec(
         "CREATE TABLE scratch_extra (run_id INTEGER REFERENCES run (id), name TEXT)");
     const auto id = db.begin_run(sample_run(machine_id));
 
-    db.finish_run(id, {}, [&](SQLite::Database& sql) {
-        SQLite::Statement insert(sql, "INSERT INTO scratch_extra VALUES (?, 'memcg->lock')");
-        insert.bind(1, id);
+    db.finish_run(id, {}, [&](RunWriter& writer) {
+        SQLite::Statement insert(sql_connection(db),
+                                 "INSERT INTO scratch_extra VALUES (?, 'memcg->lock')");
+        insert.bind(1, writer.run_id());
         insert.exec();
     });
 
@@ -148,8 +163,9 @@ TEST_F(RunsTest, ThrowingExtraRollsEverythingBack) {
     const RunOutcome outcome{.ops = 10, .metrics = {{.name = "hitm", .value = 1}}};
 
     EXPECT_THROW(db.finish_run(id, outcome,
-                               [](SQLite::Database& sql) {
-                                   sql.exec("INSERT INTO scratch_extra VALUES (1, 'x')");
+                               [&](RunWriter&) {
+                                   sql_connection(db).exec(
+                                       "INSERT INTO scratch_extra VALUES (1, 'x')");
                                    throw std::runtime_error("c2c writer failed");
                                }),
                  std::runtime_error);
