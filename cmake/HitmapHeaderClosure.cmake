@@ -29,4 +29,7 @@ function(hitmap_install_header_closure source_dir destination)
         get_filename_component(dir ${header} DIRECTORY)
         file(INSTALL ${source_dir}/${header} DESTINATION ${CMAKE_INSTALL_PREFIX}/${destination}/${dir})
     endforeach()
+    # file(INSTALL) lists what it wrote in this scope; install_manifest.txt is written from the
+    # script's.
+    set(CMAKE_INSTALL_MANIFEST_FILES ${CMAKE_INSTALL_MANIFEST_FILES} PARENT_SCOPE)
 endfunction()
