@@ -2,6 +2,8 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# CI (.ci/run sets CI) treats compiler warnings as errors: the tree is -Wall -Wextra clean.
+WERROR_FLAGS = $(if $(CI),-DHITMAP_WERROR=ON)
 CTEST_FLAGS ?= --output-on-failure -j$(JOBS)
 DB ?= hitmap.db
 
@@ -13,7 +15,7 @@ deps:
 	@scripts/install-deps
 
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja $(WERROR_FLAGS) $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)

@@ -9,13 +9,20 @@
 # Every edge between hitmap libraries is listed below; hitmap_check_architecture() stops the
 # configure on an edge that is not.
 
-# hitmap_library_root(TARGET FOLDER): TARGET's headers are FOLDER's, reachable from TARGET and
-# from whatever links it.
-function(hitmap_library_root target folder)
-    set(root ${CMAKE_BINARY_DIR}/include-roots/${target})
+# hitmap_include_root(OUT LIBRARY FOLDER): makes LIBRARY's include root, a folder that holds a
+# link to FOLDER and nothing else, and sets OUT to it.
+function(hitmap_include_root out library folder)
+    set(root ${CMAKE_BINARY_DIR}/include-roots/${library})
     get_filename_component(parent ${root}/${folder} DIRECTORY)
     file(MAKE_DIRECTORY ${parent})
     file(CREATE_LINK ${CMAKE_SOURCE_DIR}/${folder} ${root}/${folder} SYMBOLIC)
+    set(${out} ${root} PARENT_SCOPE)
+endfunction()
+
+# hitmap_library_root(TARGET FOLDER): TARGET's headers are FOLDER's, reachable from TARGET and
+# from whatever links it.
+function(hitmap_library_root target folder)
+    hitmap_include_root(root ${target} ${folder})
     target_include_directories(${target} PUBLIC ${root})
     set_property(GLOBAL APPEND PROPERTY HITMAP_LIBRARIES ${target})
 endfunction()

@@ -18,7 +18,6 @@ function(hitmap_add_gtest name)
         endif()
         list(APPEND ARG_LABELS e2e)
     endif()
-    find_package(GTest REQUIRED)
     include(GoogleTest)
     add_executable(${name} ${ARG_SOURCES})
     if(ARG_E2E)
@@ -48,15 +47,5 @@ function(hitmap_add_gtest name)
         PROPERTIES LABELS "${labels}" RUN_SERIAL ${serial})
 endfunction()
 
-# A workload plugin for tests, loaded by the real hitmap-collect: built against the engine's
-# headers with the same flags (HITMAP_PROBES), leaving the engine's symbols to the executable
-# that loads it.
-function(hitmap_add_plugin name source)
-    add_library(${name} MODULE ${source})
-    target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
-    target_link_libraries(${name} PRIVATE nlohmann_json::nlohmann_json fmt::fmt)
-    target_compile_definitions(${name} PRIVATE HITMAP_PROBES=$<BOOL:${HITMAP_PROBES}>)
-    # Default visibility: the engine's inline thread-locals (the trace buffer, the simulation)
-    # must bind to the executable's, not to copies of the plugin's own.
-    set_target_properties(${name} PROPERTIES PREFIX "")
-endfunction()
+# hitmap_add_plugin: the workload plugins tests load into the real hitmap-collect.
+include(${CMAKE_CURRENT_LIST_DIR}/HitmapAddPlugin.cmake)

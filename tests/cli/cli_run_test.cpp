@@ -278,10 +278,9 @@ TEST(Cli, VersionIsPrinted) {
     const CliResult r = run_cli({"--version"}, dir.path());
     EXPECT_EQ(r.status, 0);
     // The version, then the commit the sources were at when built from a git checkout.
-    EXPECT_EQ(r.out.rfind("hitmap-collect 0.1.0", 0), 0u) << r.out;
-    EXPECT_TRUE(r.out == "hitmap-collect 0.1.0\n" ||
-                r.out.starts_with("hitmap-collect 0.1.0 (commit "))
-        << r.out;
+    const std::string named = "hitmap-collect " HITMAP_PROJECT_VERSION;
+    EXPECT_EQ(r.out.rfind(named, 0), 0u) << r.out;
+    EXPECT_TRUE(r.out == named + "\n" || r.out.starts_with(named + " (commit ")) << r.out;
 }
 
 TEST(Cli, NonHitmapFileIsRefusedUntouched) {
