@@ -112,15 +112,8 @@ private slots:
     // Runs on the simulated 72-CPU Xeon: their tables come from the simulation, not a trace.
     void screenshotOfSimulatedRuns() {
         const QString db = path(QStringLiteral("simulated.db"));
-        const QString error = test::run_collector(
-            {QStringLiteral("run"), QStringLiteral("page-counter-charge"),
-             QStringLiteral("--variant"), QStringLiteral("v6.0,v6.1"), QStringLiteral("--simulate"),
-             QStringLiteral("xeon-2s-72"), QStringLiteral("--threads"), QStringLiteral("8"),
-             QStringLiteral("--iterations"), QStringLiteral("300"), QStringLiteral("--calibration"),
-             QStringLiteral(HITMAP_TEST_DATA "/calibration/page-counter-charge.json"),
-             QStringLiteral("--progress"), QStringLiteral("none")},
-            db);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(QFile::copy(QStringLiteral(HITMAP_TEST_DATA "/simulated-pair.db"), db));
+        QVERIFY(QFile::setPermissions(db, QFile::ReadOwner | QFile::WriteOwner));
         const QStringList files = screenshot(db, QStringLiteral("simulated"));
         for (const char* picture : {"cacheline-table.png", "compare.png", "layout.png"})
             QVERIFY2(files.contains(QLatin1String(picture)), picture);
