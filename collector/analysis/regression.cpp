@@ -4,6 +4,7 @@
 #include "collector/analysis/rate.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/lock_tables.hpp"
+#include "collector/support/enum_names.hpp"
 #include "collector/support/unknown.hpp"
 
 #include <algorithm>
@@ -20,7 +21,7 @@ namespace hitmap::analysis {
 
 namespace {
 
-constexpr std::array<std::pair<FigureKind, std::string_view>, 6> kKindNames{{
+constexpr std::array<support::EnumName<FigureKind>, 6> kKindNames{{
     {FigureKind::ops, "ops"},
     {FigureKind::transfers, "transfers"},
     {FigureKind::contentions, "contentions"},
@@ -233,10 +234,8 @@ std::string sample_text(const std::optional<Sample>& s) {
 }
 
 std::string_view to_string(FigureKind kind) {
-    for (const auto& [k, name] : kKindNames)
-        if (k == kind)
-            return name;
-    return "?";
+    const std::string_view name = support::name_of(kKindNames, kind);
+    return name.empty() ? "?" : name;
 }
 
 std::string describe(const RunKey& key) {
@@ -359,11 +358,10 @@ std::vector<Gate> parse_gates(std::string_view spec) {
         }
         if (kind == "wait") // as the issue and perf lock say it
             kind = "waits";
-        const auto known = std::find_if(kKindNames.begin(), kKindNames.end(),
-                                        [&](const auto& k) { return k.second == kind; });
-        if (known == kKindNames.end())
+        const auto known = support::value_named(kKindNames, kind);
+        if (!known)
             throw bad("names no figure kind");
-        gate.kind = known->first;
+        gate.kind = *known;
         std::string_view number = item.substr(colon + 1);
         const std::string_view unit = in_points(gate.kind) ? "pp" : "%";
         if (!number.ends_with(unit))

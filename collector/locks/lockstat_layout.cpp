@@ -1,5 +1,7 @@
 #include "collector/locks/lockstat_layout.hpp"
 
+#include "collector/support/enum_names.hpp"
+
 #include <array>
 #include <utility>
 
@@ -7,7 +9,7 @@ namespace hitmap::locks {
 
 namespace {
 
-constexpr std::array<std::pair<LockstatColumn, std::string_view>, 13> kTitles{{
+constexpr std::array<support::EnumName<LockstatColumn>, 13> kTitles{{
     {LockstatColumn::class_name, "class name"},
     {LockstatColumn::con_bounces, "con-bounces"},
     {LockstatColumn::contentions, "contentions"},
@@ -26,17 +28,11 @@ constexpr std::array<std::pair<LockstatColumn, std::string_view>, 13> kTitles{{
 } // namespace
 
 std::string_view title(LockstatColumn column) {
-    for (const auto& [c, t] : kTitles)
-        if (c == column)
-            return t;
-    return {};
+    return support::name_of(kTitles, column);
 }
 
 std::optional<LockstatColumn> column_titled(std::string_view wanted) {
-    for (const auto& [c, t] : kTitles)
-        if (t == wanted)
-            return c;
-    return std::nullopt;
+    return support::value_named(kTitles, wanted);
 }
 
 bool is_time_column(LockstatColumn column) {

@@ -1,5 +1,7 @@
 #include "collector/store/records.hpp"
 
+#include "collector/support/enum_names.hpp"
+
 #include <array>
 #include <stdexcept>
 #include <utility>
@@ -7,7 +9,7 @@
 namespace hitmap::store {
 namespace {
 
-constexpr std::array<std::pair<RunStatus, std::string_view>, 5> status_names{{
+constexpr std::array<support::EnumName<RunStatus>, 5> status_names{{
     {RunStatus::running, "running"},
     {RunStatus::complete, "complete"},
     {RunStatus::failed, "failed"},
@@ -15,7 +17,7 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 5> status_names{{
     {RunStatus::abandoned, "abandoned"},
 }};
 
-constexpr std::array<std::pair<Source, std::string_view>, 6> source_names{{
+constexpr std::array<support::EnumName<Source>, 6> source_names{{
     {Source::measured, "measured"},
     {Source::traced, "traced"},
     {Source::replayed, "replayed"},
@@ -24,7 +26,7 @@ constexpr std::array<std::pair<Source, std::string_view>, 6> source_names{{
     {Source::imported, "imported"},
 }};
 
-constexpr std::array<std::pair<C2cSource, std::string_view>, 6> c2c_source_names{{
+constexpr std::array<support::EnumName<C2cSource>, 6> c2c_source_names{{
     {C2cSource::software, "software"},
     {C2cSource::hardware, "hardware"},
     {C2cSource::perf, "perf"},
@@ -33,20 +35,21 @@ constexpr std::array<std::pair<C2cSource, std::string_view>, 6> c2c_source_names
     {C2cSource::predicted, "predicted"},
 }};
 
+// The store's names are its columns' values: a value without one, or a stored text that names
+// none, is a defect or a newer database, never a default.
 template <class E, std::size_t N>
-std::string_view name_of(const std::array<std::pair<E, std::string_view>, N>& names, E value) {
-    for (const auto& [v, name] : names)
-        if (v == value)
-            return name;
-    throw std::invalid_argument("enum value without a name");
+std::string_view name_of(const std::array<support::EnumName<E>, N>& names, E value) {
+    const std::string_view name = support::name_of(names, value);
+    if (name.empty())
+        throw std::invalid_argument("enum value without a name");
+    return name;
 }
 
 template <class E, std::size_t N>
-E value_of(const std::array<std::pair<E, std::string_view>, N>& names, std::string_view text,
+E value_of(const std::array<support::EnumName<E>, N>& names, std::string_view text,
            const char* what) {
-    for (const auto& [value, name] : names)
-        if (name == text)
-            return value;
+    if (const auto value = support::value_named(names, text))
+        return *value;
     throw std::invalid_argument("unknown " + std::string(what) + " '" + std::string(text) + "'");
 }
 
