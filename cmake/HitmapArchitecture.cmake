@@ -37,7 +37,7 @@ set(HITMAP_EDGES_hitmap_c2c hitmap_engine hitmap_support)
 set(HITMAP_EDGES_hitmap_btf hitmap_engine)
 set(HITMAP_EDGES_hitmap_sim hitmap_engine hitmap_c2c hitmap_support)
 set(HITMAP_EDGES_hitmap_store hitmap_schemas hitmap_locks hitmap_c2c hitmap_engine hitmap_support)
-set(HITMAP_EDGES_hitmap_perfc2c hitmap_locks hitmap_store)
+set(HITMAP_EDGES_hitmap_perfc2c hitmap_locks hitmap_store hitmap_support)
 set(HITMAP_EDGES_hitmap_analysis hitmap_store hitmap_c2c hitmap_btf hitmap_locks hitmap_engine
     hitmap_support)
 set(HITMAP_EDGES_hitmap_report hitmap_analysis hitmap_store hitmap_c2c hitmap_engine

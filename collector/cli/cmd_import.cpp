@@ -10,6 +10,7 @@
 #include "collector/perfc2c/errors.hpp"
 #include "collector/perfc2c/imported_run.hpp"
 #include "collector/perfc2c/report_parser.hpp"
+#include "collector/perfc2c/stored_import.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/unknown.hpp"
 #include "collector/run/placed_objects.hpp"
@@ -182,16 +183,6 @@ private:
     std::optional<store::LockTableWriter> writer_;
 };
 
-// Imported text does not say which machine produced it: every import shares this row, whose
-// CPU count and line size are unknown.
-store::MachineInfo unknown_machine() {
-    return {.host = "unknown (imported)",
-            .cpu_model = std::nullopt,
-            .cpu_count = std::nullopt,
-            .kernel = "unknown",
-            .cacheline_size = std::nullopt};
-}
-
 struct ImportedRun {
     std::int64_t id = 0;
     std::string variant;
@@ -205,7 +196,7 @@ void import_file(const ImportOptions& o, store::LockSource source) {
     const std::string basename = std::filesystem::path(o.file).filename().string();
 
     store::Database db = store::Database::open(o.common.db);
-    const std::int64_t machine_id = db.upsert_machine(unknown_machine(), "{}");
+    const std::int64_t machine_id = db.upsert_machine(store::imported_machine(), "{}");
     std::vector<ImportedRun> imported;
     // All tables of the file, their runs included, or none of them.
     db.transaction([&] {
@@ -332,52 +323,15 @@ void import_perf_c2c(const C2cImportOptions& o) {
     // Everything is checked and mapped before the database is opened: a refusal stores nothing.
     perfc2c::ImportedC2c imported = perfc2c::import_report(parsed, placed);
     const std::string path = std::filesystem::absolute(o.file).lexically_normal().string();
-    const std::string basename = std::filesystem::path(o.file).filename().string();
-    const std::string what =
-        fmt::format("perf c2c report{} ({}, {}{})", parsed.stats_only ? " --stats" : "",
-                    perfc2c::to_string(parsed.layout), perfc2c::to_string(parsed.vendor),
-                    parsed.peer_mode ? ", peer mode" : "");
     const auto shared_lines = parsed.shared_stat("Total Shared Cache Lines");
     std::uint64_t shown_hitm = 0;
     for (const auto& l : parsed.lines)
         shown_hitm += l.hitm();
-
-    nlohmann::json layouts = nlohmann::json::array();
-    for (const auto& p : placed)
-        layouts.push_back({{"struct", p.layout.type->name},
-                           {"version", p.layout.version},
-                           {"base", fmt::format("{:#x}", p.base)}});
-    store::RunRecord run;
-    run.workload = "import:perf-c2c";
-    run.variant = basename;
-    run.params_json = report::json_text(
-        nlohmann::json{{"file", path},
-                       {"format", "perf-c2c"},
-                       {"layout", perfc2c::to_string(parsed.layout)},
-                       {"vendor", perfc2c::to_string(parsed.vendor)},
-                       {"peer_mode", parsed.peer_mode},
-                       {"stats_only", parsed.stats_only},
-                       {"events", parsed.details.events},
-                       {"sort_on", report::json_or_null(parsed.details.sort_on)},
-                       {"grouping", report::json_or_null(parsed.details.grouping)},
-                       {"layouts", layouts},
-                       {"code", std::move(imported.code)}},
-        -1);
-    run.source = store::Source::imported;
-    run.threads.reset(); // the text does not say
-    run.c2c_source = store::C2cSource::perf_c2c;
-    run.c2c_reason = fmt::format("imported from {}: {}{}", basename, what,
-                                 parsed.stats_only ? ", statistics only (no per-line table)" : "");
-    store::RunOutcome outcome;
-    outcome.note = fmt::format("imported from {}; machine and threads unknown", path);
-    outcome.metrics = std::move(imported.metrics);
-
     store::Database db = store::Database::open(o.common.db);
-    run.machine_id = db.upsert_machine(unknown_machine(), "{}");
-    const std::int64_t id = db.insert_finished_run(run, outcome, [&](store::RunWriter& writer) {
-        if (imported.data)
-            writer.write(*imported.data);
-    });
+    const perfc2c::StoredC2cImport stored =
+        perfc2c::store_c2c_import(db, o.file, parsed, placed, imported);
+    const std::int64_t id = stored.run_id;
+    const std::string& what = stored.what;
 
     for (const perfc2c::Note& n : imported.notes)
         fmt::print(stderr, "hitmap-collect: note: {}{}: {}\n", report::escape_control(o.file),
@@ -388,7 +342,7 @@ void import_perf_c2c(const C2cImportOptions& o) {
             notes.push_back(
                 {{"line", n.line ? nlohmann::json(n.line) : nlohmann::json()}, {"text", n.text}});
         const nlohmann::json r{{"id", id},
-                               {"variant", run.variant},
+                               {"variant", stored.variant},
                                {"format", "perf-c2c"},
                                {"layout", perfc2c::to_string(parsed.layout)},
                                {"vendor", perfc2c::to_string(parsed.vendor)},

@@ -74,4 +74,12 @@ MachineInfo detect_machine() {
             .cacheline_size = cacheline_size()};
 }
 
+MachineInfo imported_machine() {
+    return {.host = "unknown (imported)",
+            .cpu_model = std::nullopt,
+            .cpu_count = std::nullopt,
+            .kernel = "unknown",
+            .cacheline_size = std::nullopt};
+}
+
 } // namespace hitmap::store

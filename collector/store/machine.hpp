@@ -17,6 +17,10 @@ struct MachineInfo {
 
 MachineInfo detect_machine();
 
+// Imported text does not say which machine produced it: every import shares this row, whose
+// CPU count and line size are unknown.
+MachineInfo imported_machine();
+
 // The first "model name" of a /proc/cpuinfo text.
 std::optional<std::string> parse_cpu_model(std::string_view cpuinfo);
 
