@@ -213,10 +213,14 @@ TEST_F(PerfC2cTest, PerfThatFailsWhileRecordingGivesItsReason) {
     f.before_ack = "trap '' INT"; // it fails on its own, before stop()'s SIGINT could end it
     f.after_ack = "echo 'Error:' >&2; echo 'failed to mmap with 12 (Cannot allocate memory)' >&2; "
                   "exit 1";
-    PerfC2cRecording recording(fake(f));
+    // perf fails right after acknowledging: whether the recording's start already sees it exit
+    // or stop() does depends on how the machine schedules the two processes (on a busy one
+    // the start saw it, 1 make test in 2), so either may report it; what must hold is that
+    // perf's reason is reported and nothing is taken for a recording.
     try {
+        PerfC2cRecording recording(fake(f));
         recording.stop();
-        FAIL() << "stop must report perf's failure";
+        FAIL() << "perf's failure must be reported";
     } catch (const PerfFailed& e) {
         EXPECT_STREQ(e.what(), "--c2c perf: perf c2c record failed: failed to mmap with 12 (Cannot "
                                "allocate memory) (exit 1)");
