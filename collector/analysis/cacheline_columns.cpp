@@ -10,7 +10,7 @@ namespace {
 using Id = CachelineColumnId;
 using Basis = std::optional<analysis::RateBasis>;
 
-// The rate's decimals and suffix follow report::rate_text: "0.42", "12.3%".
+// The rate's decimals and suffix follow analysis::rate_text: "0.42", "12.3%".
 CachelineColumn rate_column(Id id, const std::string& name, const Basis& basis,
                             Cell (*value)(const CachelineRow&)) {
     const bool share = analysis::is_share(basis);
