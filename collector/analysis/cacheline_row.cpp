@@ -8,12 +8,22 @@
 
 namespace hitmap::analysis {
 
+namespace {
+
+// "top/mid/leaf [3]". Text only: object names come from layout files and stored runs.
+std::string line_label(const std::string& object, std::uint32_t index) {
+    return fmt::format("{} [{}]", support::escape_control(object), index);
+}
+
+} // namespace
+
+std::string object_name(const store::C2cData& data, engine::ObjectId id) {
+    const engine::ObjectInfo* o = store::find_object(data, id);
+    return o ? o->name : fmt::format("object {}", id);
+}
+
 std::string line_name(const store::C2cData& data, const c2c::LineKey& line) {
-    const engine::ObjectInfo* o = store::find_object(data, line.object);
-    // Text only: object names come from layout files and stored runs.
-    return fmt::format("{} [{}]",
-                       o ? support::escape_control(o->name) : fmt::format("object {}", line.object),
-                       line.index);
+    return line_label(object_name(data, line.object), line.index);
 }
 
 std::optional<double> per_thousand(std::optional<std::uint64_t> count,
@@ -71,10 +81,9 @@ std::vector<CachelineRow> cacheline_rows(const store::C2cData& data,
     for (const c2c::LineStats* l : analysis::ranked_lines(data.result, options.only_shared)) {
         if (rows.size() == options.limit)
             break;
-        const engine::ObjectInfo* o = store::find_object(data, l->line.object);
         CachelineRow row{rows.size(),
                          l->line,
-                         o ? o->name : fmt::format("object {}", l->line.object),
+                         object_name(data, l->line.object),
                          analysis::fields_on_line(data, l->line),
                          data.shown(l->counts),
                          basis,
@@ -96,7 +105,7 @@ std::vector<CachelineRow> cacheline_rows(const store::C2cData& data,
 }
 
 std::string line_text(const CachelineRow& row) {
-    return fmt::format("{} [{}]", support::escape_control(row.object), row.key.index);
+    return line_label(row.object, row.key.index);
 }
 
 } // namespace hitmap::analysis

@@ -41,6 +41,9 @@ struct CachelineRowOptions {
 std::vector<CachelineRow> cacheline_rows(const store::C2cData& data,
                                          const CachelineRowOptions& options = {});
 
+// The object's name as stored, not escaped; "object 7" where the run has no such object.
+std::string object_name(const store::C2cData& data, engine::ObjectId id);
+
 // "top/mid/leaf [3]": the line's object and its index in it. Text: control characters escaped.
 std::string line_name(const store::C2cData& data, const c2c::LineKey& line);
 

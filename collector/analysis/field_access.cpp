@@ -1,5 +1,7 @@
 #include "collector/analysis/field_access.hpp"
 
+#include "collector/analysis/cacheline_row.hpp"
+
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
@@ -21,11 +23,6 @@ FieldUse use_of(std::uint64_t reads, std::uint64_t writes) {
     if (static_cast<double>(reads) < kMostlyShare * all)
         return FieldUse::write_mostly;
     return FieldUse::read_write;
-}
-
-std::string object_name(const store::C2cData& data, engine::ObjectId id) {
-    const engine::ObjectInfo* o = store::find_object(data, id);
-    return o ? o->name : fmt::format("object {}", id);
 }
 
 } // namespace

@@ -54,10 +54,6 @@ void add_c2c_figures(const store::C2cData& data, std::vector<Figure>& out) {
     const bool captured = !ops && data.trace.capture_hitm;
     if (!data.trace.known.transfers() && !captured)
         return;
-    const auto object_name = [&](engine::ObjectId id) {
-        const engine::ObjectInfo* o = store::find_object(data, id);
-        return o ? o->name : fmt::format("object {}", id);
-    };
     const auto add = [&](const std::string& name, const c2c::ClassCounts& counts) {
         if (captured) {
             out.push_back({FigureKind::hitm, "hitm" + name, static_cast<double>(counts.hitm()),
@@ -72,7 +68,7 @@ void add_c2c_figures(const store::C2cData& data, std::vector<Figure>& out) {
     // A field can sit on several lines (a struct spanning two); its figure is their sum.
     std::map<std::string, c2c::ClassCounts> fields;
     for (const auto& f : data.result.fields)
-        fields[fmt::format("[{}:{}]", object_name(f.line.object), f.field_name)] += f.counts;
+        fields[fmt::format("[{}:{}]", object_name(data, f.line.object), f.field_name)] += f.counts;
     for (const auto& [name, counts] : fields)
         add(name, counts);
     // A line is named by the fields accessed on it as well as its index: under another layout
@@ -89,7 +85,7 @@ void add_c2c_figures(const store::C2cData& data, std::vector<Figure>& out) {
             fields = it->second.first == it->second.second
                          ? ": " + it->second.first
                          : fmt::format(": {}..{}", it->second.first, it->second.second);
-        add(fmt::format("[{} line {}{}]", object_name(l.line.object), l.line.index, fields),
+        add(fmt::format("[{} line {}{}]", object_name(data, l.line.object), l.line.index, fields),
             l.counts);
     }
 }

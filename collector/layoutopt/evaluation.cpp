@@ -1,5 +1,6 @@
 #include "collector/layoutopt/evaluation.hpp"
 
+#include "collector/analysis/cacheline_row.hpp"
 #include "collector/layoutopt/errors.hpp"
 
 #include <algorithm>
@@ -43,15 +44,11 @@ std::vector<StructLine> struct_lines(const store::C2cData& data, const StructCop
         const auto it = lines.find(l.line);
         if (it == lines.end() || !it->second.copy)
             continue;
-        const auto object = [&] {
-            const engine::ObjectInfo* o = store::find_object(data, l.line.object);
-            return o ? o->name : fmt::format("object {}", l.line.object);
-        };
         if (it->second.other)
             throw OptimizeError(fmt::format(
                 "line {} of {} holds struct {} fields beside others: the optimizer lays the "
                 "struct out on whole lines, which needs its objects to start on a line (phase 0)",
-                l.line.index, object(), copies.type().name));
+                l.line.index, analysis::object_name(data, l.line.object), copies.type().name));
         std::sort(it->second.fields.begin(), it->second.fields.end());
         out.push_back({*it->second.copy, std::move(it->second.fields), l.counts.transfers()});
     }

@@ -81,9 +81,8 @@ QString cycles_text(const std::optional<double>& v) {
 } // namespace
 
 QString line_title(const store::C2cData& data, const c2c::LineKey& line) {
-    const engine::ObjectInfo* o = store::find_object(data, line.object);
     return QStringLiteral("%1 [%2]")
-        .arg(o ? qs(o->name) : QStringLiteral("object %1").arg(line.object))
+        .arg(qs(analysis::object_name(data, line.object)))
         .arg(line.index);
 }
 
