@@ -322,7 +322,6 @@ void import_perf_c2c(const C2cImportOptions& o) {
     const std::vector<perfc2c::PlacedLayout> placed = placed_layouts(o, parsed);
     // Everything is checked and mapped before the database is opened: a refusal stores nothing.
     perfc2c::ImportedC2c imported = perfc2c::import_report(parsed, placed);
-    const std::string path = std::filesystem::absolute(o.file).lexically_normal().string();
     const auto shared_lines = parsed.shared_stat("Total Shared Cache Lines");
     std::uint64_t shown_hitm = 0;
     for (const auto& l : parsed.lines)
@@ -332,6 +331,7 @@ void import_perf_c2c(const C2cImportOptions& o) {
         perfc2c::store_c2c_import(db, o.file, parsed, placed, imported);
     const std::int64_t id = stored.run_id;
     const std::string& what = stored.what;
+    const std::string& path = stored.path;
 
     for (const perfc2c::Note& n : imported.notes)
         fmt::print(stderr, "hitmap-collect: note: {}{}: {}\n", report::escape_control(o.file),

@@ -54,7 +54,7 @@ StoredC2cImport store_c2c_import(store::Database& db, const std::string& file,
         if (imported.data)
             writer.write(*imported.data);
     });
-    return {id, basename, what};
+    return {id, path, basename, what};
 }
 
 } // namespace hitmap::perfc2c

@@ -15,6 +15,7 @@ namespace hitmap::perfc2c {
 
 struct StoredC2cImport {
     std::int64_t run_id = 0;
+    std::string path;    // the file's absolute path, as the run's parameters hold it
     std::string variant; // the file's name
     std::string what;    // "perf c2c report (current, AMD)": how the text was read
 };

@@ -18,7 +18,9 @@ using analysis::cell_text;
 
 struct TableColumn {
     TableColumn(std::string title, int decimals = 2, std::string suffix = {})
-        : title(std::move(title)), decimals(decimals), suffix(std::move(suffix)) {}
+        : title(std::move(title))
+        , decimals(decimals)
+        , suffix(std::move(suffix)) {}
 
     std::string title;
     int decimals;       // for double cells in text formats; CSV keeps full precision

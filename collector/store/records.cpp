@@ -38,7 +38,7 @@ constexpr std::array<support::EnumName<C2cSource>, 6> c2c_source_names{{
 // The store's names are its columns' values: a value without one, or a stored text that names
 // none, is a defect or a newer database, never a default.
 template <class E, std::size_t N>
-std::string_view name_of(const std::array<support::EnumName<E>, N>& names, E value) {
+std::string_view stored_name(const std::array<support::EnumName<E>, N>& names, E value) {
     const std::string_view name = support::name_of(names, value);
     if (name.empty())
         throw std::invalid_argument("enum value without a name");
@@ -46,8 +46,8 @@ std::string_view name_of(const std::array<support::EnumName<E>, N>& names, E val
 }
 
 template <class E, std::size_t N>
-E value_of(const std::array<support::EnumName<E>, N>& names, std::string_view text,
-           const char* what) {
+E stored_value(const std::array<support::EnumName<E>, N>& names, std::string_view text,
+               const char* what) {
     if (const auto value = support::value_named(names, text))
         return *value;
     throw std::invalid_argument("unknown " + std::string(what) + " '" + std::string(text) + "'");
@@ -56,22 +56,22 @@ E value_of(const std::array<support::EnumName<E>, N>& names, std::string_view te
 } // namespace
 
 std::string_view to_string(RunStatus status) {
-    return name_of(status_names, status);
+    return stored_name(status_names, status);
 }
 RunStatus parse_run_status(std::string_view text) {
-    return value_of(status_names, text, "run status");
+    return stored_value(status_names, text, "run status");
 }
 std::string_view to_string(Source source) {
-    return name_of(source_names, source);
+    return stored_name(source_names, source);
 }
 Source parse_source(std::string_view text) {
-    return value_of(source_names, text, "source");
+    return stored_value(source_names, text, "source");
 }
 std::string_view to_string(C2cSource source) {
-    return name_of(c2c_source_names, source);
+    return stored_name(c2c_source_names, source);
 }
 C2cSource parse_c2c_source(std::string_view text) {
-    return value_of(c2c_source_names, text, "c2c source");
+    return stored_value(c2c_source_names, text, "c2c source");
 }
 std::optional<std::string> c2c_source_text(const std::optional<C2cSource>& source) {
     return source ? std::optional(std::string(to_string(*source))) : std::nullopt;
