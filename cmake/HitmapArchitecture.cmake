@@ -38,13 +38,13 @@ set(HITMAP_EDGES_hitmap_btf hitmap_engine)
 set(HITMAP_EDGES_hitmap_sim hitmap_engine hitmap_c2c hitmap_support)
 set(HITMAP_EDGES_hitmap_store hitmap_schemas hitmap_locks hitmap_c2c hitmap_engine hitmap_support)
 set(HITMAP_EDGES_hitmap_perfc2c hitmap_locks hitmap_store hitmap_support)
-set(HITMAP_EDGES_hitmap_analysis hitmap_store hitmap_c2c hitmap_btf hitmap_locks hitmap_engine
-    hitmap_support)
+set(HITMAP_EDGES_hitmap_analysis hitmap_store hitmap_c2c hitmap_trace hitmap_btf hitmap_locks
+    hitmap_engine hitmap_support)
 set(HITMAP_EDGES_hitmap_report hitmap_analysis hitmap_store hitmap_c2c hitmap_engine
     hitmap_support)
 set(HITMAP_EDGES_hitmap_layoutopt hitmap_report hitmap_analysis hitmap_store hitmap_c2c
     hitmap_engine)
-set(HITMAP_EDGES_hitmap_trace hitmap_perf hitmap_support hitmap_engine)
+set(HITMAP_EDGES_hitmap_trace hitmap_support hitmap_engine)
 set(HITMAP_EDGES_hitmap_plugins hitmap_engine hitmap_support)
 set(HITMAP_EDGES_hitmap_run hitmap_trace hitmap_analysis hitmap_btf hitmap_c2c hitmap_locks
     hitmap_perf hitmap_perfc2c hitmap_sim hitmap_store hitmap_engine hitmap_support)

@@ -1,4 +1,5 @@
 #include "collector/analysis/cacheline_row.hpp"
+#include "collector/analysis/trace_replay.hpp"
 #include "collector/c2c/replay.hpp"
 #include "collector/cli/cli_options.hpp"
 #include "collector/cli/commands.hpp"
@@ -50,111 +51,12 @@ struct PredictOptions {
     CommonOptions common;
 };
 
-// Parameters minus the layouts: two runs that agree here differ only in struct layout.
-nlohmann::json without_layouts(const std::string& params_json) {
-    nlohmann::json p = nlohmann::json::parse(params_json);
-    for (auto it = p.begin(); it != p.end();)
-        it = it.key().starts_with("layout.") ? p.erase(it) : std::next(it);
-    return p;
-}
-
-// The layout versions the run's parameters name ("layout.mem_cgroup" -> "v6.0 with
-// page_counter v6.1") when the recorded objects are replayed under `layouts`.
-std::map<std::string, std::string> predicted_layouts(const store::C2cData& recorded,
-                                                     const c2c::LayoutOverrides& layouts) {
-    std::map<std::string, std::string> versions;
-    for (const auto& o : recorded.objects)
-        if (o.layout.type)
-            if (const auto l = engine::layout_under(o.layout, layouts))
-                versions["layout." + o.layout.type->name] = l->version;
-    return versions;
-}
-
-// The newest complete run with c2c data, the same workload, threads and parameters, whose
-// layouts are the predicted ones.
-std::optional<store::RunRecord> find_measured(store::Database& db, const store::RunRecord& source,
-                                              const std::map<std::string, std::string>& layouts) {
-    const auto runs = db.runs({.workload = source.workload, .status = store::RunStatus::complete});
-    const nlohmann::json want = without_layouts(source.params_json);
-    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
-        if (it->id == source.id || it->threads != source.threads ||
-            it->c2c_source != store::C2cSource::software)
-            continue;
-        if (without_layouts(it->params_json) != want)
-            continue;
-        const nlohmann::json params = nlohmann::json::parse(it->params_json);
-        const bool same_layouts = std::all_of(layouts.begin(), layouts.end(), [&](const auto& kv) {
-            return params.value(kv.first, std::string()) == kv.second;
-        });
-        if (same_layouts)
-            return *it;
-    }
-    return std::nullopt;
-}
-
-std::string layouts_text(const c2c::LayoutOverrides& layouts) {
-    std::string out;
-    for (const auto& [name, layout] : layouts)
-        out += fmt::format("{}{}={}", out.empty() ? "" : ",", name, layout.version);
-    return out.empty() ? "recorded layouts" : out;
-}
-
-std::int64_t store_prediction(store::Database& db, const store::RunRecord& source,
-                              const store::C2cData& recorded, const c2c::ReplayResult& predicted,
-                              const c2c::LayoutOverrides& layouts) {
-    store::RunRecord record = source;
-    record.variant = fmt::format("{} @{}", source.variant, layouts_text(layouts));
-    nlohmann::json params = nlohmann::json::parse(source.params_json);
-    for (const auto& [name, layout] : layouts)
-        params["layout." + name] = layout.version;
-    record.params_json = report::json_text(params, -1);
-    // A replay has no throughput of its own: it states the traced operations it replayed.
-    record.source = store::Source::predicted;
-    record.ops.reset();
-    record.ops_per_s.reset();
-    record.duration_s.reset();
-    record.c2c_source = store::C2cSource::predicted;
-    record.c2c_reason = fmt::format("replay of run {}'s trace ({} traced operations) under {}",
-                                    source.id, recorded.trace.traced_ops, layouts_text(layouts));
-    record.predicted_from = source.id;
-    record.note.reset();
-    store::C2cData data{recorded.objects, recorded.trace, predicted};
-    for (auto& o : data.objects)
-        if (auto l = engine::layout_under(o.layout, layouts))
-            o.layout = std::move(*l);
-    data.trace.path.reset(); // a prediction keeps no trace file of its own
-    data.trace.bytes.reset();
-    data.trace.file_hash.reset();
-    data.trace.line_size = predicted.line_size;
-    data.trace.model_cpus = predicted.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
-    store::RunOutcome outcome;
-    outcome.note = fmt::format("predicted from run {} under {}", source.id, layouts_text(layouts));
-    return db.insert_finished_run(record, outcome,
-                                  [&](store::RunWriter& writer) { writer.write(data); });
-}
-
-// The run's stored trace, loaded for replays.
-struct LoadedTrace {
-    collector::StoredTrace trace;
-    std::vector<c2c::ThreadTrace> threads; // spans into `trace`: keep it where it is
-};
-
-std::unique_ptr<LoadedTrace> load_trace(store::Database& db, const store::RunRecord& run,
-                                        const store::C2cData& recorded) {
+// A run without a trace file is the user's choice of run, not a broken file.
+std::unique_ptr<analysis::LoadedTrace>
+load_trace(const store::Database& db, const store::RunRecord& run, const store::C2cData& recorded) {
     if (!recorded.trace.path)
         throw UsageError(fmt::format("run {} has no stored trace to replay", run.id));
-    auto loaded = std::make_unique<LoadedTrace>();
-    try {
-        loaded->trace = collector::read_trace_file(
-            collector::resolve_trace_path(db.path(), *recorded.trace.path),
-            {recorded.trace.bytes, recorded.trace.file_hash, recorded.trace.records});
-    } catch (const collector::TraceFileError& e) {
-        // The file's name need not say whose trace it is (a merged or hand-edited database).
-        throw collector::TraceFileError(fmt::format("run {}: {}", run.id, e.what()));
-    }
-    for (std::size_t t = 0; t < loaded->trace.threads.size(); ++t)
-        loaded->threads.push_back({static_cast<std::uint32_t>(t), loaded->trace.threads[t]});
-    return loaded;
+    return analysis::load_trace(db, run, recorded);
 }
 
 // --model-cpus, or as the run was analysed.
@@ -204,8 +106,8 @@ void predict(const PredictOptions& o) {
     if (o.compare) {
         measured_run = require_run(db, *o.compare);
         measured = require_c2c(db, *measured_run);
-    } else if ((measured_run =
-                    find_measured(db, run, predicted_layouts(recorded, config.layouts)))) {
+    } else if ((measured_run = analysis::find_measured(
+                    db, run, analysis::predicted_layouts(recorded, config.layouts)))) {
         measured = store::read_c2c(db, measured_run->id);
     }
     const auto comparison = analysis::compare_prediction(
@@ -214,12 +116,12 @@ void predict(const PredictOptions& o) {
 
     std::optional<std::int64_t> stored;
     if (o.store)
-        stored = store_prediction(db, run, recorded, predicted, config.layouts);
+        stored = analysis::store_prediction(db, run, recorded, predicted, config.layouts);
 
     if (o.common.json) {
         nlohmann::json j = report::prediction_json(comparison);
         j["source_run"] = run.id;
-        j["layouts"] = layouts_text(config.layouts);
+        j["layouts"] = analysis::layouts_text(config.layouts);
         j["line_size"] = config.line_size;
         j["measured_run"] = measured_run ? nlohmann::json(measured_run->id) : nlohmann::json();
         j["stored_run"] = stored ? nlohmann::json(*stored) : nlohmann::json();
@@ -233,7 +135,7 @@ void predict(const PredictOptions& o) {
         return;
     }
     fmt::print("# {}\n# replayed under {}, {}-byte lines, {} caches\n", report::run_title(run),
-               layouts_text(config.layouts), config.line_size,
+               analysis::layouts_text(config.layouts), config.line_size,
                config.model_cpus == c2c::ModelCpus::thread ? "per-thread" : "recorded-CPU");
     if (measured_run)
         fmt::print("# measured counterpart: {}\n", report::run_title(*measured_run));
@@ -307,7 +209,7 @@ void optimize_layout(const PredictOptions& o) {
     if (o.simulate)
         again.emplace(db, run);
     const store::C2cData recorded = require_c2c(db, run);
-    std::unique_ptr<LoadedTrace> loaded;
+    std::unique_ptr<analysis::LoadedTrace> loaded;
     layoutopt::Evaluate evaluate;
     std::string evaluated_by;
     if (again) {
@@ -356,8 +258,8 @@ void optimize_layout(const PredictOptions& o) {
     if (o.compare) {
         measured_run = require_run(db, *o.compare);
         measured = require_c2c(db, *measured_run);
-    } else if (!again &&
-               (measured_run = find_measured(db, run, predicted_layouts(recorded, chosen)))) {
+    } else if (!again && (measured_run = analysis::find_measured(
+                              db, run, analysis::predicted_layouts(recorded, chosen)))) {
         measured = store::read_c2c(db, measured_run->id);
     }
 
@@ -380,7 +282,7 @@ void optimize_layout(const PredictOptions& o) {
     if (o.store)
         stored = again ? again->store(db, {chosen.begin(), chosen.end()},
                                       again->under({chosen.begin(), chosen.end()}))
-                       : store_prediction(db, run, recorded, winner.data.result, chosen);
+                       : analysis::store_prediction(db, run, recorded, winner.data.result, chosen);
 
     const layoutopt::OptimizeContext context{report::run_title(run),
                                              evaluated_by,

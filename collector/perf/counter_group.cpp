@@ -69,7 +69,8 @@ CounterGroup::CounterGroup(const std::vector<EventSpec>& events, pid_t tid) {
     open_leader(tid);
     counters_.reserve(events.size());
     for (const EventSpec& event : events) {
-        Counter& counter = counters_.emplace_back(Counter{event, UniqueFd(), 0, false, {}});
+        Counter& counter =
+            counters_.emplace_back(Counter{event, support::UniqueFd(), 0, false, {}});
         if (leader_failure_) {
             counter.unavailable_reason = *leader_failure_;
         } else if (user_only() && occurs_only_in_kernel(event)) {

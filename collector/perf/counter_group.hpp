@@ -5,7 +5,7 @@
 // reason; it never takes the other counters down with it. Where perf_event_paranoid forbids
 // kernel-mode counting the group falls back, like perf stat, to counting user mode only.
 #include "collector/perf/event.hpp"
-#include "collector/perf/unique_fd.hpp"
+#include "collector/support/unique_fd.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -43,7 +43,7 @@ public:
 private:
     struct Counter {
         EventSpec spec;
-        UniqueFd fd; // empty for task-clock itself, which is the leader
+        support::UniqueFd fd; // empty for task-clock itself, which is the leader
         std::uint64_t id = 0;
         bool in_group = false; // false: opened on its own because the group could not take it
         std::optional<std::string> unavailable_reason;
@@ -53,7 +53,7 @@ private:
     void open_member(Counter& counter, pid_t tid);
     std::vector<std::uint64_t> read_group() const;
 
-    UniqueFd leader_;
+    support::UniqueFd leader_;
     std::uint64_t leader_id_ = 0;
     std::optional<std::string> leader_failure_;
     std::optional<std::string> kernel_refusal_; // why counting is user-only, when it is

@@ -11,7 +11,7 @@ namespace hitmap::perf {
 
 namespace {
 
-UniqueFd open_tracepoint(const TracepointFormat& format, int group_fd) {
+support::UniqueFd open_tracepoint(const TracepointFormat& format, int group_fd) {
     perf_event_attr attr{};
     attr.size = sizeof(attr);
     attr.type = PERF_TYPE_TRACEPOINT;

@@ -4,7 +4,7 @@
 #include "collector/perf/lock_events.hpp"
 #include "collector/perf/ring_buffer.hpp"
 #include "collector/perf/tracepoint_format.hpp"
-#include "collector/perf/unique_fd.hpp"
+#include "collector/support/unique_fd.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -26,8 +26,8 @@ public:
 private:
     TracepointFormat begin_format_;
     TracepointFormat end_format_;
-    UniqueFd begin_;
-    UniqueFd end_;
+    support::UniqueFd begin_;
+    support::UniqueFd end_;
     std::optional<RingBuffer> ring_;
 };
 

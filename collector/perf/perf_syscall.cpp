@@ -12,8 +12,8 @@ namespace hitmap::perf {
 OpenResult open_event(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd) {
     const long fd = ::syscall(SYS_perf_event_open, &attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0)
-        return OpenResult{UniqueFd(), errno};
-    return OpenResult{UniqueFd(static_cast<int>(fd)), 0};
+        return OpenResult{support::UniqueFd(), errno};
+    return OpenResult{support::UniqueFd(static_cast<int>(fd)), 0};
 }
 
 std::uint64_t event_id(int fd) {

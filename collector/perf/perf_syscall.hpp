@@ -1,6 +1,6 @@
 #pragma once
 // The raw perf_event_open(2) surface; everything else in this folder goes through it.
-#include "collector/perf/unique_fd.hpp"
+#include "collector/support/unique_fd.hpp"
 
 #include <cstdint>
 #include <linux/perf_event.h>
@@ -12,7 +12,7 @@ namespace hitmap::perf {
 // A perf event fd, or the errno explaining why the kernel refused it: callers decide whether
 // a refusal is fatal or just makes one counter unavailable.
 struct OpenResult {
-    UniqueFd fd;
+    support::UniqueFd fd;
     int error = 0;
 };
 

@@ -37,7 +37,7 @@ perf_event_attr sampling_attr(std::uint32_t type, const RawEventConfig& config,
 }
 
 // Like perf's :P, the highest precise_ip the PMU accepts; mem-loads needs at least 1 (PEBS).
-UniqueFd open_precise(perf_event_attr attr, pid_t tid, int group_fd, std::string_view what) {
+support::UniqueFd open_precise(perf_event_attr attr, pid_t tid, int group_fd, std::string_view what) {
     OpenResult opened;
     for (unsigned precise = 3; precise >= 1; --precise) {
         attr.precise_ip = precise;
@@ -123,7 +123,7 @@ void MemorySampler::open_intel(const PmuCapabilities& pmu, const MemorySamplerOp
         fmt::format("{},ldlat={}", sysfs_event(name, "mem-loads"), options.load_latency_cycles));
     perf_event_attr loads_attr = user_only(sampling_attr(*type, loads, options));
     loads_attr.disabled = group_fd < 0 ? 1 : 0;
-    UniqueFd loads_fd =
+    support::UniqueFd loads_fd =
         open_precise(loads_attr, options.tid, group_fd,
                      fmt::format("{}/mem-loads,ldlat={}/", name, options.load_latency_cycles));
     ring_.emplace(loads_fd.get(), options.ring_pages);
@@ -132,8 +132,8 @@ void MemorySampler::open_intel(const PmuCapabilities& pmu, const MemorySamplerOp
 
     if (pmu.intel_mem_stores) {
         const RawEventConfig stores = format.encode(sysfs_event(name, "mem-stores"));
-        UniqueFd stores_fd = open_precise(user_only(sampling_attr(*type, stores, options)),
-                                          options.tid, -1, name + "/mem-stores/");
+        support::UniqueFd stores_fd = open_precise(user_only(sampling_attr(*type, stores, options)),
+                                                   options.tid, -1, name + "/mem-stores/");
         event_ioctl(stores_fd.get(), PERF_EVENT_IOC_SET_OUTPUT, static_cast<unsigned long>(ring_fd),
                     "redirect mem-stores into the mem-loads ring");
         leaders_.push_back(std::move(stores_fd));
@@ -179,13 +179,13 @@ void MemorySampler::open_arm(const PmuCapabilities& pmu, const MemorySamplerOpti
 }
 
 void MemorySampler::enable() {
-    for (const UniqueFd& fd : leaders_)
+    for (const support::UniqueFd& fd : leaders_)
         event_ioctl(fd.get(), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP, "enable memory sampling");
     enabled_ = true;
 }
 
 void MemorySampler::disable() {
-    for (const UniqueFd& fd : leaders_)
+    for (const support::UniqueFd& fd : leaders_)
         event_ioctl(fd.get(), PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP,
                     "disable memory sampling");
     enabled_ = false;

@@ -11,7 +11,7 @@
 #include "collector/perf/ring_buffer.hpp"
 #include "collector/perf/sample_records.hpp"
 #include "collector/perf/spe_data_source.hpp"
-#include "collector/perf/unique_fd.hpp"
+#include "collector/support/unique_fd.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -55,8 +55,8 @@ private:
     SampleBatch drain_spe();
 
     MemorySampling facility_ = MemorySampling::none;
-    std::vector<UniqueFd> leaders_; // enabled and disabled together
-    std::vector<UniqueFd> members_; // follow their leader
+    std::vector<support::UniqueFd> leaders_; // enabled and disabled together
+    std::vector<support::UniqueFd> members_; // follow their leader
     std::optional<RingBuffer> ring_;
     std::optional<AuxArea> aux_; // SPE only; declared after ring_ so it is unmapped first
     SpeDataSourceEncoding spe_encoding_ = SpeDataSourceEncoding::unknown;

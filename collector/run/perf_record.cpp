@@ -46,7 +46,7 @@ public:
         if (::mkfifo(gate.c_str(), 0600) != 0)
             throw std::system_error(errno, std::generic_category(), "mkfifo " + gate.string());
         // Read-write: the shell's open for reading does not wait, its read waits for release().
-        gate_ = perf::UniqueFd(::open(gate.c_str(), O_RDWR | O_CLOEXEC));
+        gate_ = support::UniqueFd(::open(gate.c_str(), O_RDWR | O_CLOEXEC));
         if (!gate_)
             throw std::system_error(errno, std::generic_category(), "open " + gate.string());
         std::vector<std::string> argv{"/bin/sh", "-c", R"(read -r go <"$0" && exec "$@")",
@@ -66,7 +66,7 @@ public:
 
 private:
     ScratchDir dir_;
-    perf::UniqueFd gate_;
+    support::UniqueFd gate_;
     std::optional<ChildProcess> child_;
 };
 

@@ -130,8 +130,8 @@ PerfRecording::PerfRecording(const PerfCommand& perf, PerfRecorder recorder,
             throw std::system_error(errno, std::generic_category(), "mkfifo " + fifo.string());
     // Opened read-write here: neither open waits for perf, and "enable" waits in the fifo
     // until perf reads it.
-    control_ = perf::UniqueFd(::open(control.c_str(), O_RDWR | O_CLOEXEC));
-    ack_ = perf::UniqueFd(::open(ack.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC));
+    control_ = support::UniqueFd(::open(control.c_str(), O_RDWR | O_CLOEXEC));
+    ack_ = support::UniqueFd(::open(ack.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC));
     if (!control_ || !ack_)
         throw std::system_error(errno, std::generic_category(), "open perf control fifo");
     std::vector<std::string> args{std::string(to_string(recorder)), "record",

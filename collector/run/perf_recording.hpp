@@ -4,10 +4,10 @@
 // started with their events disabled and enabled through a control fifo so that what follows is
 // recorded; stopped with SIGINT; their data read back with perf's report commands. perf's
 // refusals become one line with perf's own reason.
-#include "collector/perf/unique_fd.hpp"
 #include "collector/run/child_process.hpp"
 #include "collector/run/run_request.hpp"
 #include "collector/run/scratch_dir.hpp"
+#include "collector/support/unique_fd.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -88,8 +88,8 @@ private:
     PerfCommand perf_;
     PerfRecorder recorder_;
     ScratchDir dir_;
-    perf::UniqueFd control_;
-    perf::UniqueFd ack_;
+    support::UniqueFd control_;
+    support::UniqueFd ack_;
     std::optional<ChildProcess> record_;
 };
 

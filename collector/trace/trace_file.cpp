@@ -168,7 +168,7 @@ private:
         frame_done_ = rc == 0; // the frame is complete and its checksum verified
     }
 
-    perf::UniqueFd in_;
+    support::UniqueFd in_;
     std::filesystem::path path_;
     ZSTD_DCtx* ctx_;
     XXH3_state_t* hash_;
@@ -241,10 +241,10 @@ StoredTrace read_trace_file(const std::filesystem::path& path, const TraceFileFa
     return trace;
 }
 
-perf::UniqueFd open_trace_file(const std::filesystem::path& path) {
+support::UniqueFd open_trace_file(const std::filesystem::path& path) {
     // O_NOFOLLOW: a link planted in the folder is not followed out of it. O_NONBLOCK: a FIFO
     // is opened without waiting for a writer, then refused below rather than read forever.
-    perf::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    support::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     if (!fd) {
         const int error = errno;
         if (error == ENOENT)
@@ -272,7 +272,7 @@ perf::UniqueFd open_trace_file(const std::filesystem::path& path) {
 }
 
 void copy_trace_file(const std::filesystem::path& from, const std::filesystem::path& to) {
-    const perf::UniqueFd in = open_trace_file(from);
+    const support::UniqueFd in = open_trace_file(from);
     std::error_code ec;
     std::filesystem::create_directories(to.parent_path(), ec);
     if (ec)

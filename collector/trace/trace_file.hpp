@@ -7,7 +7,7 @@
 // little-endian on every host we build). The run stores the file's size, an XXH3 hash of its
 // bytes and the record count; reading verifies all of them, so a flipped byte, a truncated or
 // extended file, or a file swapped for another run's is refused rather than replayed.
-#include "collector/perf/unique_fd.hpp"
+#include "collector/support/unique_fd.hpp"
 #include "engine/probe/trace_record.hpp"
 
 #include <cstdint>
@@ -58,7 +58,7 @@ StoredTrace read_trace_file(const std::filesystem::path& path, const TraceFileFa
 // followed (a database from elsewhere must not reach outside its trace folder through one) and
 // a FIFO is refused without waiting for a writer. Throws TraceFileMissing or TraceFileError
 // saying what is there instead.
-perf::UniqueFd open_trace_file(const std::filesystem::path& path);
+support::UniqueFd open_trace_file(const std::filesystem::path& path);
 
 // Copies the trace at `from` (opened as open_trace_file does) to `to`, which appears only once
 // complete: a full disk leaves neither `to` nor a partial file.

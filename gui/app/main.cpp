@@ -27,6 +27,11 @@ const QCommandLineOption
     plugin_option(QStringLiteral("plugin"),
                   QStringLiteral("Pass a workload plugin to the collector's runs (repeatable)."),
                   QStringLiteral("path"));
+const QCommandLineOption
+    collector_option(QStringLiteral("collector"),
+                     QStringLiteral("The collector that runs, imports and checks the machine "
+                                    "(default: hitmap-collect beside this program)."),
+                     QStringLiteral("path"));
 const QCommandLineOption version_option(QStringLiteral("version"),
                                         QStringLiteral("Print the version and exit."));
 
@@ -35,7 +40,8 @@ void describe(QCommandLineParser& parser) {
         QStringLiteral("Browse hitmap runs: contended cachelines field by field. "
                        "`hitmap export --help`: reports as HTML or PDF."));
     parser.addHelpOption();
-    parser.addOptions({version_option, screenshot_option, size_option, plugin_option});
+    parser.addOptions(
+        {version_option, screenshot_option, size_option, plugin_option, collector_option});
     parser.addPositionalArgument(QStringLiteral("db"),
                                  QStringLiteral("hitmap database (default: ./hitmap.db)"));
 }
@@ -147,6 +153,8 @@ int main(int argc, char** argv) {
 
     hitmap::gui::MainWindow window;
     window.setPlugins(parser.values(plugin_option));
+    if (parser.isSet(collector_option))
+        window.setCollectorPath(parser.value(collector_option));
     window.show();
     window.openDatabase(db);
     return QApplication::exec();

@@ -49,7 +49,8 @@ MainWindow::MainWindow(QWidget* parent)
     , compare_(new CompareView(this))
     , scaling_(new ScalingView(this))
     , locks_(new LocksView(this))
-    , layouts_(new LayoutView(this)) {
+    , layouts_(new LayoutView(this))
+    , collector_(QCoreApplication::applicationDirPath() + QStringLiteral("/hitmap-collect")) {
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(cachelines_);
     split->addWidget(detail_);
@@ -188,10 +189,6 @@ void MainWindow::showTab(Tab tab) {
 
 bool MainWindow::showingEmptyState() const {
     return stack_->currentWidget() == empty_;
-}
-
-QString MainWindow::collectorPath() const {
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/hitmap-collect");
 }
 
 void MainWindow::showRuns(const RunList& list) {

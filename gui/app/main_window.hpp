@@ -36,7 +36,10 @@ public:
 
     void openDatabase(const QString& path);
     void showTab(Tab tab);
-    QString collectorPath() const;
+    // The collector the run dialog, File → Import and the doctor run: by default
+    // hitmap-collect beside the app; `hitmap --collector PATH` or a test's scripted one.
+    const QString& collectorPath() const { return collector_; }
+    void setCollectorPath(const QString& path) { collector_ = path; }
     // Workload plugins the run dialog passes on to the collector.
     void setPlugins(const QStringList& plugins) { plugins_ = plugins; }
 
@@ -107,6 +110,7 @@ private:
     std::vector<store::RunRecord> runs_;
     std::optional<analysis::StoryRuns> story_;
     std::shared_ptr<const RunDetail> run_;
+    QString collector_;
     QStringList plugins_;
     bool layouts_pending_ = false; // the open database's layout catalog is not yet asked for
     QString report_path_;          // where the report being built goes

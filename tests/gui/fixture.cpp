@@ -12,15 +12,6 @@
 
 namespace hitmap::gui::test {
 
-QString run_collector(const QStringList& args, const QString& db) {
-    QProcess p;
-    p.start(QStringLiteral(HITMAP_COLLECT_PATH), args + QStringList{QStringLiteral("--db"), db});
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        return QStringLiteral("hitmap-collect %1 failed: %2")
-            .arg(args.join(QLatin1Char(' ')), QString::fromUtf8(p.readAllStandardError()));
-    return {};
-}
-
 AppResult run_app(const QStringList& args, const QProcessEnvironment& env) {
     QProcess p;
     p.setProcessEnvironment(env);

@@ -20,9 +20,6 @@ namespace hitmap::gui::test {
 // it, a database load that takes 20 ms alone took seconds).
 constexpr int kWaitMs = 60000;
 
-// Runs `hitmap-collect ARGS --db DB`; returns the collector's stderr when it fails.
-QString run_collector(const QStringList& args, const QString& db);
-
 struct AppResult {
     int status = -1; // the exit code; -1 when it crashed or did not finish within kWaitMs
     QString out, err;

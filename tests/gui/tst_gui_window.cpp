@@ -259,12 +259,17 @@ private slots:
         QVERIFY(w.aboutText().contains(QStringLiteral("README.md")));
     }
 
-    // File → Import runs the collector's importer: a lock_stat file becomes a run, selected;
-    // a file that is not one leaves the database as it was and shows the collector's line.
+    // File → Import hands the file to the collector (`import FORMAT FILE --db DB`): on success
+    // the window reloads and selects the new run; on failure it shows the collector's one
+    // line and leaves the database to it. What the importer makes of a file is the CLI tests'
+    // (tests/cli); here the scripted collector answers.
     void importThroughTheCollector() {
         const QString db = dir_.filePath(QStringLiteral("import.db"));
         QVERIFY(QFile::copy(db_, db));
+        const QString log = dir_.filePath(QStringLiteral("import.log"));
+        qputenv("HITMAP_SCRIPTED_LOG", log.toUtf8());
         MainWindow w;
+        w.setCollectorPath(QStringLiteral(HITMAP_SCRIPTED_COLLECTOR));
         w.show();
         open(w, db);
         const QByteArray before = file_hash(db);
@@ -288,17 +293,23 @@ private slots:
         box->accept();
 
         QSignalSpy shown(&w, &MainWindow::runsShown);
-        w.importFile(MainWindow::ImportKind::lockstat,
-                     QStringLiteral(HITMAP_TEST_DATA "/../cli/data/small-lockstat.txt"));
+        const QString good = QStringLiteral(HITMAP_TEST_DATA "/../cli/data/small-lockstat.txt");
+        w.importFile(MainWindow::ImportKind::lockstat, good);
         QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 2, test::kWaitMs);
         QVERIFY2(imported.back().at(0).toBool(), qPrintable(imported.back().at(1).toString()));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, test::kWaitMs);
-        QVERIFY(w.runs().size() > 4);
+        QCOMPARE(w.runs().size(), std::size_t(5));
         qint64 newest = 0;
         for (const auto& r : w.runs())
             newest = std::max<qint64>(newest, r.id);
         QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == newest, test::kWaitMs);
-        QVERIFY(!w.currentRun()->locks.empty());
+        QCOMPARE(w.currentRun()->run.workload, std::string("import:lockstat"));
+        qunsetenv("HITMAP_SCRIPTED_LOG");
+        QFile calls(log);
+        QVERIFY(calls.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(calls.readAll()),
+                 QStringLiteral("import lockstat %1 --db %2\nimport lockstat %3 --db %2\n")
+                     .arg(bad, db, good));
     }
 
     // The Locks tab on the res_counter workload: the class row, its histogram and call sites,
@@ -487,7 +498,7 @@ private slots:
         MainWindow w;
         w.show();
         open(w, db);
-        RunDialog dialog(QStringLiteral(HITMAP_COLLECT_PATH), db, {}, &w);
+        RunDialog dialog(QStringLiteral(HITMAP_SCRIPTED_COLLECTOR), db, {}, &w);
         QSignalSpy listed(&dialog, &RunDialog::listLoaded);
         QTRY_COMPARE_WITH_TIMEOUT(listed.count(), 1, test::kWaitMs);
         QCOMPARE(listed.front().front().toBool(), true);

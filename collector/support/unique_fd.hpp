@@ -1,8 +1,9 @@
 #pragma once
-// Owns one file descriptor; perf events stay open (and counting) exactly as long as this lives.
+// Owns one file descriptor, closed when this goes: perf events stay open (and counting)
+// exactly as long as it lives; traces and perf's control FIFOs use it too.
 #include <utility>
 
-namespace hitmap::perf {
+namespace hitmap::support {
 
 class UniqueFd {
 public:
@@ -23,4 +24,4 @@ private:
     int fd_ = -1;
 };
 
-} // namespace hitmap::perf
+} // namespace hitmap::support

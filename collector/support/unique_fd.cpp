@@ -1,8 +1,8 @@
-#include "collector/perf/unique_fd.hpp"
+#include "collector/support/unique_fd.hpp"
 
 #include <unistd.h>
 
-namespace hitmap::perf {
+namespace hitmap::support {
 
 UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
     if (this != &other) {
@@ -18,4 +18,4 @@ UniqueFd::~UniqueFd() {
         ::close(fd_);
 }
 
-} // namespace hitmap::perf
+} // namespace hitmap::support
