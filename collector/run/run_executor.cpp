@@ -2,14 +2,13 @@
 
 #include "collector/perf/pmu_capabilities.hpp"
 #include "collector/run/c2c_choice.hpp"
+#include "collector/run/c2c_collector.hpp"
 #include "collector/run/cancel.hpp"
 #include "collector/run/engine_locks.hpp"
-#include "collector/run/hardware_c2c.hpp"
 #include "collector/run/kernel_locks.hpp"
 #include "collector/run/memory_budget.hpp"
-#include "collector/run/perf_c2c.hpp"
+#include "collector/run/perf_recording.hpp"
 #include "collector/run/simulated_run.hpp"
-#include "collector/run/software_c2c.hpp"
 #include "collector/run/thread_counters.hpp"
 #include "collector/run/thread_hooks.hpp"
 #include "collector/run/trace_cleanup.hpp"
@@ -159,32 +158,26 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
         std::vector<engine::ThreadHooks> hooks{counters.hooks()};
         if (request.kernel_locks)
             hooks.push_back(kernel_locks.emplace(plan.threads).hooks());
-        std::optional<HardwareC2c> sampled;
-        if (c2c.source == store::C2cSource::hardware)
-            hooks.push_back(sampled.emplace(pmu_, plan.threads).hooks());
-        std::optional<PerfC2cRecording> recording; // its files go with it, also on failure
         engine::WorkloadResult result;
         std::optional<SimulatedRun> simulated;
+        std::unique_ptr<C2cCollector> collector;
         if (simulation_) {
             progress_.update(0.0, "calibrating");
             const sim::Calibration& calibration = simulation_->calibration_for(workload, config);
             progress_.update(0.1, "simulating");
             simulated = run_simulated(workload, config, simulation_->machine(), calibration);
             result = std::move(simulated->result);
+            collector =
+                simulated_c2c_collector(*simulated, c2c.source == store::C2cSource::simulated);
         } else {
-            if (c2c.source == store::C2cSource::perf) {
-                progress_.update(0.0, "starting perf c2c record");
-                recording.emplace(request.c2c.perf);
-            }
+            collector = c2c_collector(
+                c2c.source, {request, pmu_, plan.threads, db_.path(), summary.run_id}, progress_);
+            if (auto h = collector->hooks())
+                hooks.push_back(std::move(*h));
             ProgressTicker ticker(progress_, request.stop);
             result = workload.run(config, chain_hooks(std::move(hooks)));
         }
-        std::optional<std::string> perf_report;
-        if (recording && !cancel_requested().load()) {
-            progress_.update(0.92, "perf c2c report");
-            recording->stop();
-            perf_report = recording->report(cancel_requested());
-        }
+        collector->stop(progress_);
         if (cancel_requested().load()) {
             // Stored as cancelled, without the analysis: the user asked to stop now.
             summary.error = "cancelled";
@@ -222,48 +215,19 @@ RunSummary RunExecutor::execute_one(const RunRequest& request, const PlannedRun&
                     store::LockData{store::LockSource::kernel, kernel_lock_report(waits), {}});
         }
 
+        C2cOutcome tables = collector->finish(result, progress_);
+        for (auto& m : tables.metrics)
+            outcome.metrics.push_back(std::move(m));
+        if (tables.note)
+            outcome.note = std::move(tables.note);
+        summary.trace_cap = tables.trace_cap;
         nlohmann::json resolved_params = result.resolved_params;
-        const std::int64_t run_id = summary.run_id;
-        std::optional<perfc2c::ImportedC2c> imported; // its synthesized types outlive c2c_data
-        std::optional<store::C2cData> c2c_data;
-        if (perf_report) {
-            imported =
-                perf_c2c_tables(read_perf_c2c_report(*perf_report), result, request.c2c.objects);
-            if (imported->data)
-                c2c_data = std::move(*imported->data);
-            for (auto& m : imported->metrics)
-                outcome.metrics.push_back(std::move(m));
-            // Symbols and source lines of each line's accesses, as an import keeps them.
-            resolved_params["perf_c2c_code"] = std::move(imported->code);
-            outcome.note = report_notes(imported->notes);
-        } else if (sampled) {
-            progress_.update(0.92, "attributing samples");
-            HardwareC2cResult hardware = sampled->finish(result, request.c2c.objects);
-            c2c_data = std::move(hardware.data);
-            for (auto& m : hardware.metrics)
-                outcome.metrics.push_back(std::move(m));
-        } else if (simulated) {
-            if (c2c.source == store::C2cSource::simulated)
-                c2c_data = std::move(simulated->c2c);
-            for (auto& m : simulated->metrics)
-                outcome.metrics.push_back(std::move(m));
-        } else if (!result.traces.empty()) {
-            progress_.update(0.92, "replaying trace");
-            c2c_data = analyse_software_c2c(result, request.c2c, db_.path(), run_id);
-            const auto replayed = store::Source::replayed;
-            outcome.metrics.push_back(
-                metric("c2c.records", double(c2c_data->trace.records), "records", replayed));
-            outcome.metrics.push_back(
-                metric("c2c.traced_ops", double(c2c_data->trace.traced_ops), "ops", replayed));
-            outcome.metrics.push_back(metric("c2c.dropped_records",
-                                             double(c2c_data->trace.dropped_records), "records",
-                                             replayed));
-            summary.trace_cap = trace_cap(result, c2c_data->trace, request.c2c);
-        }
+        for (auto& [name, value] : tables.params.items())
+            resolved_params[name] = std::move(value);
         outcome.params_json = resolved_params.dump();
-        db_.finish_run(run_id, outcome, [&](store::RunWriter& writer) {
-            if (c2c_data)
-                writer.write(*c2c_data);
+        db_.finish_run(summary.run_id, outcome, [&](store::RunWriter& writer) {
+            if (tables.data)
+                writer.write(*tables.data);
             if (simulated)
                 writer.write(simulated->record);
             for (const auto& table : lock_tables)
