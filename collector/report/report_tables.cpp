@@ -162,8 +162,9 @@ std::string ops_text(const store::RunRecord& run) {
 
 } // namespace
 
-std::string run_label(const store::RunRecord& run) {
-    return fmt::format("run {}: {} {}, {} threads, {}", run.id, run.workload, run.variant,
+std::string run_label(const store::RunRecord& run, bool with_workload) {
+    return fmt::format("run {}: {}{}, {} threads, {}", run.id,
+                       with_workload ? run.workload + " " : std::string(), run.variant,
                        text_or_unknown(run.threads, "{}"), store::to_string(run.source));
 }
 

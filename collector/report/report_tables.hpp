@@ -43,7 +43,9 @@ std::vector<ReportTable> report_tables(const analysis::Report& report);
 // Not escaped. Empty without a comparison.
 std::vector<std::string> comparison_sentences(const analysis::Report& report);
 
-// "run 3: page-counter-charge v6.0, 2 threads, measured" — how reports name a run.
-std::string run_label(const store::RunRecord& run);
+// "run 3: page-counter-charge v6.0, 2 threads, measured" — how reports and the app name a run;
+// `with_workload` false where the reader sees the workload already (a chart of one workload's
+// pair): "run 3: v6.0, 2 threads, measured". Not escaped: each output escapes for its medium.
+std::string run_label(const store::RunRecord& run, bool with_workload = true);
 
 } // namespace hitmap::report

@@ -2,6 +2,7 @@
 
 #include "collector/analysis/comparison.hpp"
 #include "collector/analysis/rate.hpp"
+#include "collector/report/report_tables.hpp"
 #include "gui/charts/chart_builder.hpp"
 #include "gui/models/db_loader.hpp"
 #include "gui/models/lock_rows.hpp"
@@ -29,15 +30,16 @@ namespace hitmap::gui {
 
 namespace {
 
-// "run 3: v6.0 ×2 (traced)", whole: the pickers and the pictures bound it.
-QString run_label(const store::RunRecord& r) {
-    return QStringLiteral("run %1: %2 ×%3%4")
-        .arg(r.id)
-        .arg(QString::fromStdString(r.variant))
-        .arg(text_or_unknown(r.threads, [](int t) { return QString::number(t); }))
-        .arg(r.source == store::Source::measured ? QString()
-                                                 : QStringLiteral(" (%1)").arg(QString::fromUtf8(
-                                                       store::to_string(r.source).data())));
+// How the reports name a run (report::run_label), whole: the pickers and the pictures bound it.
+QString label_of(const store::RunRecord& r) {
+    return QString::fromStdString(report::run_label(r));
+}
+
+// A chart's legend has little room: the workload only where the pair's two differ.
+std::pair<QString, QString> legend_labels(const store::RunRecord& b, const store::RunRecord& a) {
+    const bool both = b.workload != a.workload;
+    return {QString::fromStdString(report::run_label(b, both)),
+            QString::fromStdString(report::run_label(a, both))};
 }
 
 // "traced, software c2c": what made a run's throughput and its cacheline tables.
@@ -156,9 +158,9 @@ bool CompareView::showLocks(const CompareData* data) {
     auto rows = data ? analysis::lock_changes(data->before.locks, data->after.locks)
                      : std::vector<analysis::LockChange>{};
     QChart* old = lock_chart_->chart();
-    lock_chart_->setChart(
-        data ? lock_chart(run_label(data->before.run), run_label(data->after.run), rows)
-             : lock_chart({}, {}, rows));
+    const auto [before_label, after_label] =
+        data ? legend_labels(data->before.run, data->after.run) : std::pair<QString, QString>{};
+    lock_chart_->setChart(lock_chart(before_label, after_label, rows));
     delete old;
     const bool any = !rows.empty();
     lock_classes_->model()->setRows(std::move(rows), lock_compare_columns());
@@ -179,7 +181,7 @@ void CompareView::setRuns(const std::vector<store::RunRecord>& runs) {
         if (r.status != store::RunStatus::complete)
             continue;
         for (QComboBox* c : {before_, after_})
-            add_picker_item(c, run_label(r), QVariant::fromValue<qint64>(r.id));
+            add_picker_item(c, label_of(r), QVariant::fromValue<qint64>(r.id));
     }
     before_->setCurrentIndex(std::max(0, before_->findData(keep_before)));
     after_->setCurrentIndex(std::max(0, after_->findData(keep_after)));
@@ -260,14 +262,15 @@ bool CompareView::setData(std::shared_ptr<const CompareData> data) {
     summary_->setText(summary +
                       tr(" — object <b>%1</b>").arg(shown_text(object->name).toHtmlEscaped()));
 
-    strips_->setRuns(*before, tr("<b>Before</b>: %1").arg(shown_text(run_label(b)).toHtmlEscaped()),
-                     *after, tr("<b>After</b>: %1").arg(shown_text(run_label(a)).toHtmlEscaped()),
+    strips_->setRuns(*before, tr("<b>Before</b>: %1").arg(shown_text(label_of(b)).toHtmlEscaped()),
+                     *after, tr("<b>After</b>: %1").arg(shown_text(label_of(a)).toHtmlEscaped()),
                      object->name);
 
     // Bars: fields with any HITM on either side, the hottest first, capped to stay legible.
     QChart* old = chart_view_->chart();
+    const auto [before_label, after_label] = legend_labels(b, a);
     chart_view_->setChart(field_chart(
-        QString::fromStdString(object->name), run_label(b), run_label(a),
+        QString::fromStdString(object->name), before_label, after_label,
         analysis::field_pairs(*before, *after, object->name, 12), analysis::rate_basis(*before)));
     delete old; // setChart releases the old chart to us
 

@@ -45,7 +45,8 @@ const store::RunRecord* newest(const std::vector<store::RunRecord>& runs, Keep k
     return found;
 }
 
-// The labels of the bar sets of the chart in `view` ("run 3: v6.0 ×2 (traced)", ...).
+// The labels of the bar sets of the chart in `view` ("run 3: page-counter-charge v6.0, 2 threads,
+// traced", ...).
 QStringList bar_labels(QChartView* view) {
     QStringList labels;
     for (QAbstractSeries* s : view->chart()->series())
