@@ -1,6 +1,6 @@
 #include "collector/analysis/origin.hpp"
 
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 #include "collector/store/timestamp.hpp"
 #include "collector/support/build_info.hpp"
 

@@ -21,13 +21,13 @@ namespace hitmap::analysis {
 
 namespace {
 
-constexpr std::array<support::EnumName<FigureKind>, 6> kKindNames{{
-    {FigureKind::ops, "ops"},
-    {FigureKind::transfers, "transfers"},
-    {FigureKind::contentions, "contentions"},
-    {FigureKind::waits, "waits"},
-    {FigureKind::hitm, "hitm"},
-    {FigureKind::hitm_share, "hitm-share"},
+constexpr std::array<support::EnumName<RegressionKind>, 6> kKindNames{{
+    {RegressionKind::ops, "ops"},
+    {RegressionKind::transfers, "transfers"},
+    {RegressionKind::contentions, "contentions"},
+    {RegressionKind::waits, "waits"},
+    {RegressionKind::hitm, "hitm"},
+    {RegressionKind::hitm_share, "hitm-share"},
 }};
 
 // A parameter value longer than this is shown by its size in differing_params().
@@ -56,13 +56,13 @@ void add_c2c_figures(const store::C2cData& data, std::vector<Figure>& out) {
         return;
     const auto add = [&](const std::string& name, const c2c::ClassCounts& counts) {
         if (captured) {
-            out.push_back({FigureKind::hitm, "hitm" + name, static_cast<double>(counts.hitm()),
+            out.push_back({RegressionKind::hitm, "hitm" + name, static_cast<double>(counts.hitm()),
                            std::string(kSamples)});
             if (const auto share = analysis::hitm_share(counts.hitm(), data))
                 out.push_back(
-                    {FigureKind::hitm_share, "hitm-share" + name, *share, std::string(kShare)});
+                    {RegressionKind::hitm_share, "hitm-share" + name, *share, std::string(kShare)});
         } else if (const auto rate = analysis::per_thousand(counts.transfers(), ops)) {
-            out.push_back({FigureKind::transfers, "transfers" + name, *rate, "per 1k ops"});
+            out.push_back({RegressionKind::transfers, "transfers" + name, *rate, "per 1k ops"});
         }
     };
     // A field can sit on several lines (a struct spanning two); its figure is their sum.
@@ -110,7 +110,7 @@ void add_lock_figures(const std::vector<store::LockData>& tables, std::optional<
                 if (side && side->contentions)
                     contentions = contentions.value_or(0) + *side->contentions;
             if (contentions || !imported)
-                out.push_back({FigureKind::contentions,
+                out.push_back({RegressionKind::contentions,
                                fmt::format("contentions[{}{}]", prefix, c.name),
                                (imported ? 1.0 : 1000.0) *
                                    static_cast<double>(contentions.value_or(0)) * scale,
@@ -120,7 +120,7 @@ void add_lock_figures(const std::vector<store::LockData>& tables, std::optional<
                 if (side && side->wait.total_ns)
                     wait = wait.value_or(0) + *side->wait.total_ns;
             if (wait)
-                out.push_back({FigureKind::waits, fmt::format("waits[{}{}]", prefix, c.name),
+                out.push_back({RegressionKind::waits, fmt::format("waits[{}{}]", prefix, c.name),
                                static_cast<double>(*wait) * scale,
                                imported ? std::string(kWaitNs) : "ns/op"});
         }
@@ -143,7 +143,7 @@ struct Collected {
     std::string unit;
     std::vector<double> values;
 };
-using FigureTable = std::map<std::pair<FigureKind, std::string>, Collected>;
+using FigureTable = std::map<std::pair<RegressionKind, std::string>, Collected>;
 
 FigureTable collect(const std::vector<const RunFigures*>& runs) {
     FigureTable table;
@@ -164,7 +164,7 @@ void append_changes(const std::string& group, const std::vector<const RunFigures
             if (r->source != source)
                 source.reset();
     const FigureTable b = collect(base), c = collect(current);
-    std::set<std::pair<FigureKind, std::string>> names;
+    std::set<std::pair<RegressionKind, std::string>> names;
     for (const auto* table : {&b, &c})
         for (const auto& [name, values] : *table)
             names.insert(name);
@@ -195,25 +195,25 @@ std::vector<const RunFigures*> pointers(const std::vector<RunFigures>& runs) {
 
 double floor_of(const FigureChange& c) {
     switch (c.kind) {
-    case FigureKind::ops:
+    case RegressionKind::ops:
         return 0;
-    case FigureKind::waits:
+    case RegressionKind::waits:
         return c.unit == kWaitNs ? kGateFloorWaitTotalNs : kGateFloorWaitNs;
-    case FigureKind::hitm:
+    case RegressionKind::hitm:
         return kGateFloorCounts;
-    case FigureKind::hitm_share:
+    case RegressionKind::hitm_share:
         return kGateFloorSharePoints;
-    case FigureKind::contentions:
+    case RegressionKind::contentions:
         return c.unit == kCount ? kGateFloorCounts : kGateFloorPerThousand;
-    case FigureKind::transfers:
+    case RegressionKind::transfers:
         break;
     }
     return kGateFloorPerThousand;
 }
 
 // Shares change by points, every other figure by its ratio.
-bool in_points(FigureKind kind) {
-    return kind == FigureKind::hitm_share;
+bool in_points(RegressionKind kind) {
+    return kind == RegressionKind::hitm_share;
 }
 
 std::string gate_text(const Gate& gate) {
@@ -229,7 +229,7 @@ std::string sample_text(const std::optional<Sample>& s) {
     return s ? fmt::format("{:.4g}", s->mean) : std::string(support::unknown_text);
 }
 
-std::string_view to_string(FigureKind kind) {
+std::string_view to_string(RegressionKind kind) {
     const std::string_view name = support::name_of(kKindNames, kind);
     return name.empty() ? "?" : name;
 }
@@ -267,7 +267,7 @@ std::vector<std::string> differing_params(const RunKey& before, const RunKey& af
 RunFigures read_run_figures(store::Database& db, const store::RunRecord& run) {
     RunFigures out{run.id, key_of(run), run.source, {}};
     if (run.ops_per_s)
-        out.figures.push_back({FigureKind::ops, "ops_per_s", *run.ops_per_s, "ops/s"});
+        out.figures.push_back({RegressionKind::ops, "ops_per_s", *run.ops_per_s, "ops/s"});
     if (const auto c2c = store::read_c2c(db, run.id))
         add_c2c_figures(*c2c, out.figures);
     add_lock_figures(store::read_lock_tables(db, run.id), run.ops, out.figures);
@@ -364,7 +364,7 @@ std::vector<Gate> parse_gates(std::string_view spec) {
             throw bad(fmt::format("does not end in '{}'", unit));
         number.remove_suffix(unit.size());
         // Without a sign, the direction that hurts: ops falling, the others rising.
-        double sign = gate.kind == FigureKind::ops ? -1 : 1;
+        double sign = gate.kind == RegressionKind::ops ? -1 : 1;
         if (!number.empty() && (number.front() == '+' || number.front() == '-')) {
             sign = number.front() == '-' ? -1 : 1;
             number.remove_prefix(1);
@@ -450,7 +450,7 @@ std::string robot_line(const FigureChange& change, const Gate& gate) {
 std::vector<std::string> noisy_groups(const Comparison& comparison, std::size_t repeats) {
     std::vector<std::string> out;
     for (const auto& c : comparison.changes) {
-        if (c.deterministic() || c.kind != FigureKind::ops || !c.base || !c.current)
+        if (c.deterministic() || c.kind != RegressionKind::ops || !c.base || !c.current)
             continue;
         if ((c.base->n < repeats || c.current->n < repeats) &&
             std::find(out.begin(), out.end(), c.group) == out.end())

@@ -18,7 +18,7 @@
 
 namespace hitmap::analysis {
 
-enum class FigureKind {
+enum class RegressionKind {
     ops,         // run.ops_per_s (the run's own source)
     transfers,   // c2c transfers (HITM, clean forwards, shared stores) per 1,000 traced ops
     contentions, // engine lock contentions per 1,000 ops; an import's contentions as counted
@@ -26,13 +26,13 @@ enum class FigureKind {
     hitm,        // a capture's HITM samples per line and field, as counted (no operation count)
     hitm_share,  // a capture's line or field HITMs as a share of all it captured, percent
 };
-std::string_view to_string(FigureKind kind);
+std::string_view to_string(RegressionKind kind);
 
 // One number of one run. `name` tells figures of a kind apart: "ops_per_s",
 // "transfers[top/mid:memory.usage]", "transfers[top/mid line 3]", "contentions[counter->lock]",
 // "hitm[0x602180 line 0]", "hitm-share[0x602180:+0x30]".
 struct Figure {
-    FigureKind kind = FigureKind::ops;
+    RegressionKind kind = RegressionKind::ops;
     std::string name;
     double value = 0;
     std::string unit;
@@ -79,7 +79,7 @@ std::string sample_text(const std::optional<Sample>& s);
 
 struct FigureChange {
     std::string group; // describe(key), or "run A → run B"
-    FigureKind kind = FigureKind::ops;
+    RegressionKind kind = RegressionKind::ops;
     std::string name, unit;
     std::optional<store::Source> source; // of every run on both sides; nullopt: mixed
     std::optional<Sample> base, current; // nullopt: that side has no such figure
@@ -109,7 +109,7 @@ Comparison compare_matched(const std::vector<RunFigures>& base,
 // gated in points: a line going from 0.2 % to 0.3 % of the HITMs is +50 % and costs nothing).
 struct Gate {
     std::optional<store::Source> source; // nullopt: figures of any source
-    FigureKind kind = FigureKind::ops;
+    RegressionKind kind = RegressionKind::ops;
     double threshold = 0; // relative: -0.05, 0.2; in points for hitm_share: 5; never 0
 };
 class GateSyntaxError : public std::invalid_argument {

@@ -1,6 +1,6 @@
 #include "collector/cli/commands.hpp"
 #include "collector/report/output_text.hpp"
-#include "collector/sim/machine.hpp"
+#include "collector/sim/machine_description.hpp"
 #include "engine/layout/layout_registry.hpp"
 #include "engine/workloads/workload.hpp"
 

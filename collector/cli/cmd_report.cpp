@@ -5,7 +5,7 @@
 #include "collector/cli/commands.hpp"
 #include "collector/cli/lock_report.hpp"
 #include "collector/report/access_report.hpp"
-#include "collector/report/c2c_report.hpp"
+#include "collector/report/cacheline_report.hpp"
 #include "collector/report/output_text.hpp"
 #include "collector/report/report_origin.hpp"
 #include "collector/report/run_summary.hpp"

@@ -5,7 +5,7 @@
 // Without a user layout every shared line is an object of its own, named by its address, whose
 // synthesized layout has a field per offset the Pareto shows ("+0x30", up to the next offset).
 // A placed layout gives the lines it covers its struct's fields instead.
-#include "collector/perfc2c/c2c_report.hpp"
+#include "collector/perfc2c/parsed_report.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/records.hpp"
 #include "engine/layout/layout.hpp"

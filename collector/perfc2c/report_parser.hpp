@@ -1,6 +1,6 @@
 #pragma once
 // The one entry point: a `perf c2c report --stdio` (or `--stats`) text to a C2cReport.
-#include "collector/perfc2c/c2c_report.hpp"
+#include "collector/perfc2c/parsed_report.hpp"
 
 #include <string_view>
 

@@ -1,6 +1,6 @@
 #include "collector/perfc2c/stored_import.hpp"
 
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 #include "collector/store/run_writer.hpp"
 #include "collector/support/control_text.hpp"
 #include "collector/support/unknown.hpp"

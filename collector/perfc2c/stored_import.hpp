@@ -3,8 +3,8 @@
 // "import:perf-c2c", the file's name as the variant, how the text was read as the parameters),
 // its metrics and its cacheline tables, in one transaction. What `import perf-c2c` does once
 // the report is parsed and mapped; tests store their imports the same way without a process.
-#include "collector/perfc2c/c2c_report.hpp"
 #include "collector/perfc2c/imported_run.hpp"
+#include "collector/perfc2c/parsed_report.hpp"
 #include "collector/store/database.hpp"
 
 #include <cstdint>

@@ -15,7 +15,7 @@ namespace hitmap::report {
 namespace {
 
 using analysis::FigureChange;
-using analysis::FigureKind;
+using analysis::RegressionKind;
 
 // The rows a text or Markdown report shows, group by group in the comparison's order.
 struct Group {
@@ -29,7 +29,7 @@ std::vector<Group> shown_groups(const RegressionReport& r) {
         tripped.insert(v.change);
     const auto& changes = r.comparison.changes;
     std::vector<Group> groups;
-    std::map<std::pair<std::string, FigureKind>, std::vector<std::size_t>> by_kind;
+    std::map<std::pair<std::string, RegressionKind>, std::vector<std::size_t>> by_kind;
     for (std::size_t i = 0; i < changes.size(); ++i) {
         if (groups.empty() || groups.back().name != changes[i].group)
             groups.push_back({changes[i].group, {}});
@@ -40,14 +40,14 @@ std::vector<Group> shown_groups(const RegressionReport& r) {
         return std::max(c.base ? c.base->mean : 0.0, c.current ? c.current->mean : 0.0);
     };
     for (auto& group : groups) {
-        for (FigureKind kind :
-             {FigureKind::ops, FigureKind::transfers, FigureKind::hitm, FigureKind::hitm_share,
-              FigureKind::contentions, FigureKind::waits}) {
+        for (RegressionKind kind :
+             {RegressionKind::ops, RegressionKind::transfers, RegressionKind::hitm,
+              RegressionKind::hitm_share, RegressionKind::contentions, RegressionKind::waits}) {
             auto rows = by_kind[{group.name, kind}];
             std::stable_sort(rows.begin(), rows.end(),
                              [&](std::size_t a, std::size_t b) { return larger(a) > larger(b); });
             for (std::size_t n = 0; n < rows.size(); ++n)
-                if (kind == FigureKind::ops || r.limit == 0 || n < r.limit ||
+                if (kind == RegressionKind::ops || r.limit == 0 || n < r.limit ||
                     tripped.contains(rows[n]))
                     group.rows.push_back(rows[n]);
         }
@@ -63,7 +63,7 @@ std::string spread_text(const std::optional<analysis::Sample>& s) {
 }
 
 std::string change_text(const FigureChange& c) {
-    if (c.kind == FigureKind::hitm_share && c.difference) // shares move by points
+    if (c.kind == RegressionKind::hitm_share && c.difference) // shares move by points
         return fmt::format("{:+.1f}pp", *c.difference);
     if (c.change)
         return fmt::format("{:+.1f}%", *c.change * 100);
@@ -77,7 +77,7 @@ std::string change_text(const FigureChange& c) {
 std::string runs_text(const RegressionReport& r, const Group& g) {
     for (std::size_t i : g.rows) {
         const FigureChange& c = r.comparison.changes[i];
-        if (c.kind == FigureKind::ops && c.base && c.current)
+        if (c.kind == RegressionKind::ops && c.base && c.current)
             return fmt::format("{} vs {} runs{}", c.base->n, c.current->n,
                                c.deterministic() ? ", simulated: exact" : "");
     }

@@ -1,7 +1,7 @@
 #include "collector/report/report_json.hpp"
 
 #include "collector/analysis/cacheline_columns.hpp"
-#include "collector/report/c2c_report.hpp"
+#include "collector/report/cacheline_report.hpp"
 #include "collector/report/prediction_report.hpp"
 #include "collector/report/run_summary.hpp"
 #include "collector/report/unknown.hpp"

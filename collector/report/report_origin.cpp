@@ -1,7 +1,7 @@
 #include "collector/report/report_origin.hpp"
 
 #include "collector/report/output_text.hpp"
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 #include "collector/store/timestamp.hpp"
 #include "collector/support/build_info.hpp"
 

@@ -4,8 +4,8 @@
 // imported (collector/perfc2c/) with the run's probed objects placed where they lived, so the
 // lines they cover carry their fields' names. Where perf cannot record memory events the run
 // refuses before anything is stored, with perf's own reason.
-#include "collector/perfc2c/c2c_report.hpp"
 #include "collector/perfc2c/imported_run.hpp"
+#include "collector/perfc2c/parsed_report.hpp"
 #include "collector/run/perf_recording.hpp"
 #include "engine/workloads/workload.hpp"
 

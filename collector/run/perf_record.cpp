@@ -9,7 +9,7 @@
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/database.hpp"
 #include "collector/store/lock_tables.hpp"
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 #include "collector/store/run_writer.hpp"
 
 #include <cerrno>

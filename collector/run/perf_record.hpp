@@ -4,7 +4,7 @@
 // one run: its cacheline tables with --object structs placed on them, and its lock table. Both
 // recorders are probed first, so a machine where perf cannot record refuses with perf's reason
 // before anything runs or is stored.
-#include "collector/perfc2c/c2c_report.hpp"
+#include "collector/perfc2c/parsed_report.hpp"
 #include "collector/run/child_process.hpp"
 #include "collector/run/perf_recording.hpp"
 

@@ -3,7 +3,7 @@
 #include "collector/run/workload_outcome.hpp"
 #include "collector/sim/calibrator.hpp"
 #include "collector/sim/errors.hpp"
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 // request needs, resolved once, and one simulated run's results in the store's shapes.
 #include "collector/run/run_request.hpp"
 #include "collector/sim/calibration.hpp"
-#include "collector/sim/machine.hpp"
+#include "collector/sim/machine_description.hpp"
 #include "collector/sim/simulator.hpp"
 #include "collector/store/c2c_tables.hpp"
 #include "collector/store/records.hpp"

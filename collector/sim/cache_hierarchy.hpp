@@ -9,7 +9,7 @@
 // so lines at the same page offset compete for one set (every CPU's copy of a per-CPU counter
 // does). The L2 and the LLC are indexed by a hash of the whole line address: they are
 // physically indexed, and the page frames behind a virtual range are scattered.
-#include "collector/sim/machine.hpp"
+#include "collector/sim/machine_description.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -5,7 +5,7 @@
 // invalidates the other. The simulator prices each of those, so the host's latency is the one
 // under which the simulator's own run of the same ping-pong takes the measured handoff time; it
 // is then one transaction, as the built-in machines' figures are.
-#include "collector/sim/machine.hpp"
+#include "collector/sim/machine_description.hpp"
 
 namespace hitmap::sim {
 

@@ -25,7 +25,7 @@
 #include "collector/sim/cache_hierarchy.hpp"
 #include "collector/sim/calibration.hpp"
 #include "collector/sim/fiber.hpp"
-#include "collector/sim/machine.hpp"
+#include "collector/sim/machine_description.hpp"
 #include "collector/sim/run_queue.hpp"
 #include "engine/runtime/simulation.hpp"
 #include "engine/runtime/worker_executor.hpp"

@@ -4,7 +4,7 @@
 // insert_finished_run hand their `extra`; the store's own table modules reach the connection
 // through sql_connection.hpp.
 #include "collector/store/errors.hpp"
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 #include "collector/store/records.hpp"
 #include "schemas/migrations.hpp"
 

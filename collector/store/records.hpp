@@ -1,6 +1,6 @@
 #pragma once
 // Plain values read from and written to the store.
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 
 #include <cstdint>
 #include <optional>

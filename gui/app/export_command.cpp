@@ -11,16 +11,16 @@ namespace hitmap::gui {
 
 namespace {
 
-class UsageError : public std::invalid_argument {
+class ExportArgumentError : public std::invalid_argument {
 public:
-    explicit UsageError(const QString& what)
+    explicit ExportArgumentError(const QString& what)
         : std::invalid_argument(what.toStdString()) {}
 };
 
 analysis::ReportRequest request_from(const QCommandLineParser& p) {
     analysis::ReportRequest request;
     if (p.isSet(QStringLiteral("runs")) && p.isSet(QStringLiteral("workload")))
-        throw UsageError(QStringLiteral("--runs and --workload exclude each other"));
+        throw ExportArgumentError(QStringLiteral("--runs and --workload exclude each other"));
     if (p.isSet(QStringLiteral("runs")))
         request.runs = analysis::parse_run_ids(p.value(QStringLiteral("runs")).toStdString());
     if (p.isSet(QStringLiteral("workload")))
@@ -28,8 +28,8 @@ analysis::ReportRequest request_from(const QCommandLineParser& p) {
     bool ok = false;
     const int lines = p.value(QStringLiteral("lines")).toInt(&ok);
     if (!ok || lines < 0 || lines > 1000)
-        throw UsageError(QStringLiteral("--lines: '%1' is not a count in 0..1000")
-                             .arg(p.value(QStringLiteral("lines"))));
+        throw ExportArgumentError(QStringLiteral("--lines: '%1' is not a count in 0..1000")
+                                      .arg(p.value(QStringLiteral("lines"))));
     request.lines_per_run = static_cast<std::size_t>(lines);
     return request;
 }
@@ -76,19 +76,19 @@ int run_export_command(const QStringList& arguments) {
     }
     try {
         if (!p.positionalArguments().isEmpty())
-            throw UsageError(
+            throw ExportArgumentError(
                 QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first()));
         const auto format = report_format(p.value(QStringLiteral("format")));
         if (!format)
-            throw UsageError(QStringLiteral("--format: '%1' is not html or pdf")
-                                 .arg(p.value(QStringLiteral("format"))));
+            throw ExportArgumentError(QStringLiteral("--format: '%1' is not html or pdf")
+                                          .arg(p.value(QStringLiteral("format"))));
         const QString output = p.value(QStringLiteral("output"));
         if (output.isEmpty())
-            throw UsageError(QStringLiteral("-o FILE is required"));
+            throw ExportArgumentError(QStringLiteral("-o FILE is required"));
         export_report(p.value(QStringLiteral("db")), request_from(p), *format, output);
         std::printf("wrote %s\n", qPrintable(output));
         return 0;
-    } catch (const std::invalid_argument& e) { // UsageError, analysis::ReportRequestError
+    } catch (const std::invalid_argument& e) { // ExportArgumentError, analysis::ReportRequestError
         std::fprintf(stderr, "hitmap export: %s\n", e.what());
         return 2;
     } catch (const std::exception& e) {

@@ -1,7 +1,7 @@
 #include "gui/models/c2c_rows.hpp"
 
 #include "collector/analysis/cacheline_columns.hpp"
-#include "collector/report/c2c_report.hpp"
+#include "collector/report/cacheline_report.hpp"
 #include "gui/models/number_text.hpp"
 #include "gui/models/unknown_text.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "collector/analysis/field_names.hpp"
 #include "collector/analysis/rate.hpp"
-#include "collector/report/c2c_report.hpp"
+#include "collector/report/cacheline_report.hpp"
 #include "gui/models/c2c_rows.hpp"
 #include "gui/models/number_text.hpp"
 

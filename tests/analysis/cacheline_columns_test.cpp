@@ -4,7 +4,7 @@
 #include "collector/analysis/cacheline_columns.hpp"
 #include "collector/analysis/report_data.hpp"
 #include "collector/analysis/run_detail.hpp"
-#include "collector/report/c2c_report.hpp"
+#include "collector/report/cacheline_report.hpp"
 #include "collector/report/report_csv.hpp"
 #include "collector/report/report_tables.hpp"
 #include "small_db.hpp"

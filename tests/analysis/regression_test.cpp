@@ -19,20 +19,20 @@ RunFigures run(std::int64_t id, const std::string& variant, const std::string& s
 }
 
 Figure ops(double v) {
-    return {FigureKind::ops, "ops_per_s", v, "ops/s"};
+    return {RegressionKind::ops, "ops_per_s", v, "ops/s"};
 }
 Figure usage(double v) {
-    return {FigureKind::transfers, "transfers[top:memory.usage]", v, "per 1k ops"};
+    return {RegressionKind::transfers, "transfers[top:memory.usage]", v, "per 1k ops"};
 }
 
 TEST(Gates, ParseKindsSignsAndPercentages) {
     const auto gates = parse_gates("ops:-5%, transfers:+20%,contentions:12.5%,waits:-1%");
     ASSERT_EQ(gates.size(), 4u);
-    EXPECT_EQ(gates[0].kind, FigureKind::ops);
+    EXPECT_EQ(gates[0].kind, RegressionKind::ops);
     EXPECT_DOUBLE_EQ(gates[0].threshold, -0.05);
     EXPECT_DOUBLE_EQ(gates[1].threshold, 0.2);
     // Without a sign, the direction that hurts: a rise of contentions.
-    EXPECT_EQ(gates[2].kind, FigureKind::contentions);
+    EXPECT_EQ(gates[2].kind, RegressionKind::contentions);
     EXPECT_DOUBLE_EQ(gates[2].threshold, 0.125);
     EXPECT_DOUBLE_EQ(gates[3].threshold, -0.01);
     EXPECT_DOUBLE_EQ(parse_gates("ops:5%")[0].threshold, -0.05);
@@ -134,10 +134,12 @@ TEST(Compare, DatabasesMatchByWhatRanAndNeverAcrossSources) {
 }
 
 TEST(Compare, OneLinePerGroupAndGateNamesTheWorstFigure) {
-    const auto c = compare_runs(
-        {run(1, "a", "simulated:x", {usage(10), {FigureKind::transfers, "transfers[b]", 10, ""}})},
-        {run(2, "a", "simulated:x", {usage(13), {FigureKind::transfers, "transfers[b]", 30, ""}})},
-        "g");
+    const auto c =
+        compare_runs({run(1, "a", "simulated:x",
+                          {usage(10), {RegressionKind::transfers, "transfers[b]", 10, ""}})},
+                     {run(2, "a", "simulated:x",
+                          {usage(13), {RegressionKind::transfers, "transfers[b]", 30, ""}})},
+                     "g");
     const auto summary = summarize(c, check_gates(c, parse_gates("transfers:+20%")));
     ASSERT_EQ(summary.size(), 1u);
     EXPECT_EQ(summary[0].count, 2u);

@@ -1,6 +1,6 @@
 // This host's memory latency and memory-level parallelism, the two figures the simulated
-// machines' finite caches price a miss with (collector/sim/machine.hpp: latency.dram and
-// caches.outstanding_misses).
+// machines' finite caches price a miss with (collector/sim/machine_description.hpp: latency.dram
+// and caches.outstanding_misses).
 //
 // Latency: a pointer chase through a random cycle of lines in a buffer far larger than the
 // LLC, so every load waits for the one before. Gather: the same lines loaded through an index

@@ -1,6 +1,6 @@
 #include "collector/sim/errors.hpp"
 #include "collector/sim/host_machine.hpp"
-#include "collector/sim/machine.hpp"
+#include "collector/sim/machine_description.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Machine detection, run status names and timestamps.
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 #include "collector/store/records.hpp"
 #include "collector/store/timestamp.hpp"
 

@@ -1,4 +1,4 @@
-#include "collector/report/c2c_report.hpp"
+#include "collector/report/cacheline_report.hpp"
 
 #include "collector/analysis/cacheline_columns.hpp"
 #include "collector/analysis/cacheline_row.hpp"

@@ -1,4 +1,4 @@
-#include "collector/perfc2c/c2c_report.hpp"
+#include "collector/perfc2c/parsed_report.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "collector/store/machine.hpp"
+#include "collector/store/machine_info.hpp"
 
 #include "collector/support/text_file.hpp"
 

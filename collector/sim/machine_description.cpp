@@ -1,4 +1,4 @@
-#include "collector/sim/machine.hpp"
+#include "collector/sim/machine_description.hpp"
 
 #include "collector/c2c/coherence_model.hpp"
 #include "collector/sim/errors.hpp"
