@@ -103,6 +103,10 @@ private:
     std::optional<engine::LockClock::Ticks> end_;
 };
 
+// How long a native run may take to do its first operation before the workload is said to do
+// none.
+constexpr std::chrono::nanoseconds kNoOperationLimit = std::chrono::seconds(1);
+
 double median(std::vector<std::uint32_t>& v) {
     auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
     std::nth_element(v.begin(), mid, v.end());
@@ -152,11 +156,20 @@ Calibration measure_calibration(const engine::Workload& workload,
     std::vector<double> native_ns_per_op;
     std::uint64_t operations = *run.stop.iterations;
     for (unsigned i = 0; !paired && i < std::max(1u, plan.native_repeats); ++i) {
-        const engine::WorkloadResult r = workload.run(run, {});
+        // On a busy machine a short run may get no CPU before its time is up (two busy loops
+        // beside a sanitizer build: one in six calibrations): such a run is done again with
+        // twice the time, and only a workload that does no operation in a second fails.
+        engine::WorkloadResult r = workload.run(run, {});
+        for (auto limit = *run.stop.duration; r.ops == 0 && limit < kNoOperationLimit;) {
+            limit *= 2;
+            engine::WorkloadRunConfig longer = run;
+            longer.stop.duration = limit;
+            r = workload.run(longer, {});
+        }
         if (r.ops == 0)
-            throw CalibrationError(fmt::format("{} {} did no operation in {} s",
-                                               workload.info().name, config.variant,
-                                               plan.native_seconds));
+            throw CalibrationError(
+                fmt::format("{} {} did no operation in {} s", workload.info().name, config.variant,
+                            std::chrono::duration<double>(kNoOperationLimit).count()));
         native_ns_per_op.push_back(r.seconds * 1e9 / static_cast<double>(r.ops));
     }
     // The timed run does as many operations as max_seconds of native time hold.
