@@ -1,6 +1,7 @@
 #include "collector/analysis/field_access.hpp"
 
 #include "collector/analysis/cacheline_row.hpp"
+#include "collector/support/enum_names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -28,9 +29,14 @@ FieldUse use_of(std::uint64_t reads, std::uint64_t writes) {
 } // namespace
 
 std::string_view to_string(FieldUse use) {
-    static constexpr std::array<std::string_view, 5> names{"read-only", "read-mostly", "read-write",
-                                                           "write-mostly", "write-only"};
-    return names[static_cast<std::size_t>(use)];
+    static constexpr std::array<support::EnumName<FieldUse>, 5> names{{
+        {FieldUse::read_only, "read-only"},
+        {FieldUse::read_mostly, "read-mostly"},
+        {FieldUse::read_write, "read-write"},
+        {FieldUse::write_mostly, "write-mostly"},
+        {FieldUse::write_only, "write-only"},
+    }};
+    return support::name_of(names, use);
 }
 
 FieldAccessReport field_access(const store::C2cData& data,

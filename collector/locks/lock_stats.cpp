@@ -1,49 +1,49 @@
 #include "collector/locks/lock_stats.hpp"
 
 #include "collector/locks/errors.hpp"
+#include "collector/support/enum_names.hpp"
 
+#include <array>
 #include <fmt/format.h>
 
 namespace hitmap::locks {
 
+namespace {
+
+constexpr std::array<support::EnumName<LockFormat>, 8> kFormatNames{{
+    {LockFormat::lockstat_v03, "lockstat_v03"},
+    {LockFormat::lockstat_v04, "lockstat_v04"},
+    {LockFormat::perf_lock_contention, "perf_lock_contention"},
+    {LockFormat::perf_lock_contention_csv, "perf_lock_contention_csv"},
+    {LockFormat::perf_lock_report, "perf_lock_report"},
+    {LockFormat::mutrace, "mutrace"},
+    {LockFormat::illumos_lockstat, "illumos_lockstat"},
+    {LockFormat::unknown, "unknown"},
+}};
+
+constexpr std::array<support::EnumName<LockKey>, 6> kKeyNames{{
+    {LockKey::lock_class, "lock_class"},
+    {LockKey::lock_name, "lock_name"},
+    {LockKey::caller, "caller"},
+    {LockKey::task, "task"},
+    {LockKey::lock_address, "lock_address"},
+    {LockKey::cgroup, "cgroup"},
+}};
+
+} // namespace
+
 std::string_view to_string(LockFormat format) {
-    switch (format) {
-    case LockFormat::lockstat_v03:
-        return "lockstat_v03";
-    case LockFormat::lockstat_v04:
-        return "lockstat_v04";
-    case LockFormat::perf_lock_contention:
-        return "perf_lock_contention";
-    case LockFormat::perf_lock_contention_csv:
-        return "perf_lock_contention_csv";
-    case LockFormat::perf_lock_report:
-        return "perf_lock_report";
-    case LockFormat::mutrace:
-        return "mutrace";
-    case LockFormat::illumos_lockstat:
-        return "illumos_lockstat";
-    case LockFormat::unknown:
-        break;
-    }
-    return "unknown";
+    return support::name_of(kFormatNames, format);
+}
+std::optional<LockFormat> lock_format_named(std::string_view name) {
+    return support::value_named(kFormatNames, name);
 }
 
 std::string_view to_string(LockKey key) {
-    switch (key) {
-    case LockKey::lock_class:
-        return "lock_class";
-    case LockKey::lock_name:
-        return "lock_name";
-    case LockKey::caller:
-        return "caller";
-    case LockKey::task:
-        return "task";
-    case LockKey::lock_address:
-        return "lock_address";
-    case LockKey::cgroup:
-        return "cgroup";
-    }
-    return "lock_class";
+    return support::name_of(kKeyNames, key);
+}
+std::optional<LockKey> lock_key_named(std::string_view name) {
+    return support::value_named(kKeyNames, name);
 }
 
 std::uint64_t LockClassStats::total_contentions() const {

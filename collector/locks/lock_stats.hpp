@@ -22,6 +22,8 @@ enum class LockFormat {
 };
 
 std::string_view to_string(LockFormat format);
+// The format `name` (to_string's) names; nullopt for any other text.
+std::optional<LockFormat> lock_format_named(std::string_view name);
 
 // What a row's name stands for; each tool aggregates by a different key.
 enum class LockKey {
@@ -34,6 +36,7 @@ enum class LockKey {
 };
 
 std::string_view to_string(LockKey key);
+std::optional<LockKey> lock_key_named(std::string_view name);
 
 // One lockdep `struct lock_time` minus the count, in nanoseconds. lock_stat prints times in
 // microseconds with two decimals, so parsed values have 10 ns resolution.

@@ -1,6 +1,7 @@
 #include "collector/perf/machine_capabilities.hpp"
 
 #include "collector/perf/perf_tool.hpp"
+#include "collector/support/enum_names.hpp"
 #include "collector/support/text_file.hpp"
 #include "collector/support/unknown.hpp"
 
@@ -250,17 +251,13 @@ CapabilityLine cgroup_line(const CgroupFacts& cgroup) {
 } // namespace
 
 std::string_view to_string(CgroupVersion version) {
-    switch (version) {
-    case CgroupVersion::v1:
-        return "v1";
-    case CgroupVersion::v2:
-        return "v2";
-    case CgroupVersion::hybrid:
-        return "hybrid";
-    case CgroupVersion::none:
-        break;
-    }
-    return "none";
+    static constexpr std::array<support::EnumName<CgroupVersion>, 4> names{{
+        {CgroupVersion::v1, "v1"},
+        {CgroupVersion::v2, "v2"},
+        {CgroupVersion::hybrid, "hybrid"},
+        {CgroupVersion::none, "none"},
+    }};
+    return support::name_of(names, version);
 }
 
 // Documentation/admin-guide/sysctl/kernel.rst, perf_event_paranoid (torvalds/linux 01478b83):

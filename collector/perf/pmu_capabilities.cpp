@@ -4,6 +4,7 @@
 #include "collector/perf/event.hpp"
 #include "collector/perf/perf_syscall.hpp"
 #include "collector/perf/sysfs.hpp"
+#include "collector/support/enum_names.hpp"
 #include "collector/support/unknown.hpp"
 
 #include <fmt/format.h>
@@ -60,17 +61,13 @@ std::optional<std::string> first_arm_spe_pmu(const SystemRoots& roots) {
 } // namespace
 
 std::string_view to_string(MemorySampling sampling) {
-    switch (sampling) {
-    case MemorySampling::intel_pebs:
-        return "intel_pebs";
-    case MemorySampling::amd_ibs:
-        return "amd_ibs";
-    case MemorySampling::arm_spe:
-        return "arm_spe";
-    case MemorySampling::none:
-        break;
-    }
-    return "none";
+    static constexpr std::array<support::EnumName<MemorySampling>, 4> names{{
+        {MemorySampling::intel_pebs, "intel_pebs"},
+        {MemorySampling::amd_ibs, "amd_ibs"},
+        {MemorySampling::arm_spe, "arm_spe"},
+        {MemorySampling::none, "none"},
+    }};
+    return support::name_of(names, sampling);
 }
 
 MemorySampling PmuCapabilities::memory_sampling() const {

@@ -1,6 +1,9 @@
 #include "collector/perfc2c/parsed_report.hpp"
 
+#include "collector/support/enum_names.hpp"
+
 #include <algorithm>
+#include <array>
 
 namespace hitmap::perfc2c {
 
@@ -15,29 +18,22 @@ std::optional<double> find_stat(const std::vector<Stat>& stats, std::string_view
 } // namespace
 
 std::string_view to_string(PerfLayout layout) {
-    switch (layout) {
-    case PerfLayout::v2016:
-        return "2016 layout";
-    case PerfLayout::v2020:
-        return "~2020 layout";
-    case PerfLayout::current:
-        return "current layout";
-    }
-    return "?";
+    static constexpr std::array<support::EnumName<PerfLayout>, 3> names{{
+        {PerfLayout::v2016, "2016 layout"},
+        {PerfLayout::v2020, "~2020 layout"},
+        {PerfLayout::current, "current layout"},
+    }};
+    return support::name_of(names, layout);
 }
 
 std::string_view to_string(Vendor vendor) {
-    switch (vendor) {
-    case Vendor::intel:
-        return "Intel";
-    case Vendor::amd:
-        return "AMD";
-    case Vendor::arm:
-        return "Arm SPE";
-    case Vendor::unknown:
-        return "unknown vendor";
-    }
-    return "?";
+    static constexpr std::array<support::EnumName<Vendor>, 4> names{{
+        {Vendor::intel, "Intel"},
+        {Vendor::amd, "AMD"},
+        {Vendor::arm, "Arm SPE"},
+        {Vendor::unknown, "unknown vendor"},
+    }};
+    return support::name_of(names, vendor);
 }
 
 std::optional<double> C2cReport::trace_stat(std::string_view label) const {

@@ -1,6 +1,7 @@
 #include "collector/reproduce/reproduce_plan.hpp"
 
 #include "collector/run/simulated_run.hpp"
+#include "collector/support/enum_names.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -93,17 +94,13 @@ const engine::WorkloadInfo& find_investigation(const std::string& id) {
 }
 
 std::string_view to_string(RowSource source) {
-    switch (source) {
-    case RowSource::measured:
-        return "measured";
-    case RowSource::traced:
-        return "traced";
-    case RowSource::simulated:
-        return "simulated";
-    case RowSource::unscaled:
-        return "simulated at this host's native speed";
-    }
-    return "?";
+    static constexpr std::array<support::EnumName<RowSource>, 4> names{{
+        {RowSource::measured, "measured"},
+        {RowSource::traced, "traced"},
+        {RowSource::simulated, "simulated"},
+        {RowSource::unscaled, "simulated at this host's native speed"},
+    }};
+    return support::name_of(names, source);
 }
 
 std::vector<PlannedRowRun> plan_reproduction(const engine::WorkloadInfo& workload,

@@ -5,6 +5,7 @@
 #include "collector/store/run_writer.hpp"
 #include "collector/store/sql_connection.hpp"
 #include "collector/store/sql_text.hpp"
+#include "collector/support/enum_names.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <array>
@@ -28,16 +29,16 @@ constexpr const char* kCounterColumns =
 constexpr int kIdentityColumnCount = 10;
 constexpr int kCounterColumnCount = 12;
 
-constexpr std::array kSources = {LockSource::engine, LockSource::kernel, LockSource::lockstat,
-                                 LockSource::perf_lock};
-constexpr std::array kFormats = {
-    locks::LockFormat::lockstat_v03,         locks::LockFormat::lockstat_v04,
-    locks::LockFormat::perf_lock_contention, locks::LockFormat::perf_lock_contention_csv,
-    locks::LockFormat::perf_lock_report,     locks::LockFormat::mutrace,
-    locks::LockFormat::illumos_lockstat,     locks::LockFormat::unknown};
-constexpr std::array kKeys = {locks::LockKey::lock_class,   locks::LockKey::lock_name,
-                              locks::LockKey::caller,       locks::LockKey::task,
-                              locks::LockKey::lock_address, locks::LockKey::cgroup};
+constexpr std::array<support::EnumName<LockSource>, 4> kSourceNames{{
+    {LockSource::engine, "engine"},
+    {LockSource::kernel, "kernel"},
+    {LockSource::lockstat, "lockstat"},
+    {LockSource::perf_lock, "perf-lock"},
+}};
+
+std::optional<LockSource> lock_source_named(std::string_view name) {
+    return support::value_named(kSourceNames, name);
+}
 
 // --- writing ------------------------------------------------------------------------------
 
@@ -238,11 +239,11 @@ public:
             return (++next_, std::nullopt);
         return address();
     }
-    template <class E, std::size_t N> E named(const std::array<E, N>& all, std::string_view what) {
+    // The enum value a column's text names, through `lookup` (text -> optional value).
+    template <class Lookup> auto named(Lookup lookup, std::string_view what) {
         const std::string t = text();
-        for (E e : all)
-            if (to_name(e) == t)
-                return e;
+        if (const auto value = lookup(t))
+            return *value;
         corrupt(fmt::format("unknown {} '{}'", what, t));
     }
 
@@ -251,10 +252,6 @@ public:
     }
 
 private:
-    static std::string_view to_name(LockSource s) { return to_string(s); }
-    static std::string_view to_name(locks::LockFormat f) { return locks::to_string(f); }
-    static std::string_view to_name(locks::LockKey k) { return locks::to_string(k); }
-
     SQLite::Database& sql_;
     SQLite::Statement& st_;
     int next_;
@@ -316,8 +313,8 @@ public:
         c.name = r.text();
         c.name_version = r.optional<unsigned>();
         c.subclass = r.optional<unsigned>();
-        c.key = r.named(kKeys, "lock key");
-        c.source = r.named(kFormats, "lock format");
+        c.key = r.named(locks::lock_key_named, "lock key");
+        c.source = r.named(locks::lock_format_named, "lock format");
         c.lock_type = r.optional<std::string>();
         c.pid = r.optional<std::int64_t>();
         c.lock_address = r.optional_address();
@@ -409,17 +406,7 @@ std::map<std::string, locks::WaitHistogram> read_histograms(SQLite::Database& sq
 } // namespace
 
 std::string_view to_string(LockSource source) {
-    switch (source) {
-    case LockSource::engine:
-        return "engine";
-    case LockSource::kernel:
-        return "kernel";
-    case LockSource::lockstat:
-        return "lockstat";
-    case LockSource::perf_lock:
-        break;
-    }
-    return "perf-lock";
+    return support::name_of(kSourceNames, source);
 }
 
 struct LockTableWriter::Rows {
@@ -495,9 +482,9 @@ std::vector<StoredLockTable> read_lock_table_headers(Database& db, std::int64_t 
         StoredLockTable& t = tables.emplace_back();
         t.id = r.integer();
         LockData& d = t.data;
-        d.source = r.named(kSources, "lock source");
+        d.source = r.named(lock_source_named, "lock source");
         locks::LockStatReport& rep = d.report;
-        rep.format = r.named(kFormats, "lock format");
+        rep.format = r.named(locks::lock_format_named, "lock format");
         rep.version = r.text();
         rep.caption = r.optional<std::string>();
         rep.has_header = r.integer() != 0;
