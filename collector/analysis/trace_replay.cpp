@@ -91,7 +91,7 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     data.trace.bytes.reset();
     data.trace.file_hash.reset();
     data.trace.line_size = predicted.line_size;
-    data.trace.model_cpus = predicted.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
+    data.trace.model_cpus = c2c::to_string(predicted.model_cpus);
     store::RunOutcome outcome;
     outcome.note = fmt::format("predicted from run {} under {}", source.id, layouts_text(layouts));
     return db.insert_finished_run(record, outcome,

@@ -3,11 +3,27 @@
 #include "collector/c2c/errors.hpp"
 #include "collector/c2c/replay_core.hpp"
 #include "collector/c2c/trace_merger.hpp"
+#include "collector/support/enum_names.hpp"
 
+#include <array>
 #include <fmt/format.h>
 #include <map>
 
 namespace hitmap::c2c {
+
+namespace {
+constexpr std::array<support::EnumName<ModelCpus>, 2> kModelCpusNames{{
+    {ModelCpus::recorded, "recorded"},
+    {ModelCpus::thread, "thread"},
+}};
+} // namespace
+
+std::string_view to_string(ModelCpus cpus) {
+    return support::name_of(kModelCpusNames, cpus);
+}
+std::optional<ModelCpus> model_cpus_named(std::string_view name) {
+    return support::value_named(kModelCpusNames, name);
+}
 
 namespace {
 

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hitmap::c2c {
@@ -27,6 +28,9 @@ namespace hitmap::c2c {
 // Which private cache an access goes through: the CPU recorded with it, or one cache per
 // thread (as if every thread had its own core; ignores SMT and migrations).
 enum class ModelCpus { recorded, thread };
+// "recorded", "thread": as --model-cpus takes it and the store keeps it.
+std::string_view to_string(ModelCpus cpus);
+std::optional<ModelCpus> model_cpus_named(std::string_view name);
 
 struct ClassCounts {
     std::uint64_t l1_hit = 0;

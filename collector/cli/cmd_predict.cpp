@@ -63,8 +63,8 @@ load_trace(const store::Database& db, const store::RunRecord& run, const store::
 c2c::ModelCpus model_cpus(const std::string& option, const store::C2cData& recorded) {
     if (option.empty())
         return recorded.result.model_cpus;
-    if (option == "recorded" || option == "thread")
-        return option == "thread" ? c2c::ModelCpus::thread : c2c::ModelCpus::recorded;
+    if (const auto cpus = c2c::model_cpus_named(option))
+        return *cpus;
     throw UsageError(fmt::format("unknown --model-cpus '{}' (recorded, thread)", option));
 }
 

@@ -62,16 +62,8 @@ collector::RunRequest make_request(const RunOptions& o) {
     r.repeat = static_cast<unsigned>(parse_count(o.repeat, "--repeat", 1, 1000));
     r.params = parse_params(o.params);
     r.layouts = parse_layouts(o.layouts);
-    if (o.c2c == "off")
-        r.c2c.source = collector::C2cMode::off;
-    else if (o.c2c == "software")
-        r.c2c.source = collector::C2cMode::software;
-    else if (o.c2c == "auto")
-        r.c2c.source = collector::C2cMode::automatic;
-    else if (o.c2c == "hardware")
-        r.c2c.source = collector::C2cMode::hardware;
-    else if (o.c2c == "perf")
-        r.c2c.source = collector::C2cMode::perf;
+    if (const auto mode = collector::c2c_mode_named(o.c2c))
+        r.c2c.source = *mode;
     else
         throw UsageError(
             fmt::format("unknown --c2c '{}' (auto, software, hardware, perf, off)", o.c2c));
@@ -93,10 +85,8 @@ collector::RunRequest make_request(const RunOptions& o) {
         throw UsageError(
             fmt::format("unknown --trace-clock '{}' (operation, access)", o.trace_clock));
     r.kernel_locks = o.kernel_locks;
-    if (o.model_cpus == "recorded")
-        r.c2c.model_cpus = collector::ModelCpus::recorded;
-    else if (o.model_cpus == "thread")
-        r.c2c.model_cpus = collector::ModelCpus::thread;
+    if (const auto cpus = c2c::model_cpus_named(o.model_cpus))
+        r.c2c.model_cpus = *cpus;
     else
         throw UsageError(fmt::format("unknown --model-cpus '{}' (recorded, thread)", o.model_cpus));
     if (o.simulate) {

@@ -266,16 +266,15 @@ nlohmann::json c2c_report_json(const store::C2cData& data, const C2cReportOption
             {"stores", c.stores},
             {"stall_cycles", json_or_null(c.stall_cycles)}};
     };
-    nlohmann::json out{
-        {"records", r.records},
-        {"traced_ops", json_or_null(ops)},
-        {"capture_hitm", json_or_null(data.trace.capture_hitm)},
-        {"dropped_records", json_or_null(data.dropped_records())},
-        {"line_size", r.line_size},
-        {"model_cpus", r.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded"},
-        {"clock", data.trace.clock},
-        {"totals", counts_json(r.totals)},
-        {"lines", nlohmann::json::array()}};
+    nlohmann::json out{{"records", r.records},
+                       {"traced_ops", json_or_null(ops)},
+                       {"capture_hitm", json_or_null(data.trace.capture_hitm)},
+                       {"dropped_records", json_or_null(data.dropped_records())},
+                       {"line_size", r.line_size},
+                       {"model_cpus", c2c::to_string(r.model_cpus)},
+                       {"clock", data.trace.clock},
+                       {"totals", counts_json(r.totals)},
+                       {"lines", nlohmann::json::array()}};
     for (const auto* l : ranked_lines(r, options.only_shared)) {
         const engine::ObjectInfo* o = store::find_object(data, l->line.object);
         nlohmann::json line{

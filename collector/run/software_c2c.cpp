@@ -38,7 +38,7 @@ store::C2cData analyse_software_c2c(engine::WorkloadResult& result, const C2cOpt
         info.cpu_migrations += t.buffer->cpu_migrations();
     }
     info.threads = static_cast<std::uint32_t>(threads.size());
-    info.model_cpus = options.model_cpus == c2c::ModelCpus::thread ? "thread" : "recorded";
+    info.model_cpus = c2c::to_string(options.model_cpus);
     info.clock = engine::to_string(options.clock);
     info.cost_table = c2c::ReplayConfig{}.costs.name;
 

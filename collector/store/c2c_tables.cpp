@@ -266,7 +266,8 @@ std::optional<C2cData> read_c2c(Database& db, std::int64_t run_id) {
 
     auto& r = data.result;
     r.line_size = t.line_size;
-    r.model_cpus = t.model_cpus == "thread" ? c2c::ModelCpus::thread : c2c::ModelCpus::recorded;
+    // Any text but "thread" reads as recorded, as it always has.
+    r.model_cpus = c2c::model_cpus_named(t.model_cpus).value_or(c2c::ModelCpus::recorded);
     r.records = t.records;
     std::map<std::int64_t, c2c::LineKey> keys;
     SQLite::Statement line(
