@@ -37,7 +37,8 @@ perf_event_attr sampling_attr(std::uint32_t type, const RawEventConfig& config,
 }
 
 // Like perf's :P, the highest precise_ip the PMU accepts; mem-loads needs at least 1 (PEBS).
-support::UniqueFd open_precise(perf_event_attr attr, pid_t tid, int group_fd, std::string_view what) {
+support::UniqueFd open_precise(perf_event_attr attr, pid_t tid, int group_fd,
+                               std::string_view what) {
     OpenResult opened;
     for (unsigned precise = 3; precise >= 1; --precise) {
         attr.precise_ip = precise;

@@ -28,8 +28,8 @@ public:
     const engine::WorkloadInfo& info() const override { return info_; }
     engine::WorkloadResult run(const engine::WorkloadRunConfig& config,
                                const engine::ThreadHooks&) const override {
-        const auto given = std::chrono::round<milliseconds>(
-            config.stop.duration.value_or(std::chrono::hours(1)));
+        const auto given =
+            std::chrono::round<milliseconds>(config.stop.duration.value_or(std::chrono::hours(1)));
         {
             const std::lock_guard lock(mutex_);
             given_.push_back(given);
