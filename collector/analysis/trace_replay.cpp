@@ -22,8 +22,6 @@ nlohmann::json without_layouts(const std::string& params_json) {
 
 } // namespace
 
-// The layout versions the run's parameters name ("layout.mem_cgroup" -> "v6.0 with
-// page_counter v6.1") when the recorded objects are replayed under `layouts`.
 std::map<std::string, std::string> predicted_layouts(const store::C2cData& recorded,
                                                      const c2c::LayoutOverrides& layouts) {
     std::map<std::string, std::string> versions;
@@ -34,8 +32,6 @@ std::map<std::string, std::string> predicted_layouts(const store::C2cData& recor
     return versions;
 }
 
-// The newest complete run with c2c data, the same workload, threads and parameters, whose
-// layouts are the predicted ones.
 std::optional<store::RunRecord> find_measured(const store::Database& db,
                                               const store::RunRecord& source,
                                               const std::map<std::string, std::string>& layouts) {
@@ -100,6 +96,8 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
 
 std::unique_ptr<LoadedTrace> load_trace(const store::Database& db, const store::RunRecord& run,
                                         const store::C2cData& recorded) {
+    if (!recorded.trace.path)
+        throw collector::TraceFileError(fmt::format("run {} has no stored trace", run.id));
     auto loaded = std::make_unique<LoadedTrace>();
     try {
         loaded->trace = collector::read_trace_file(

@@ -23,9 +23,8 @@ struct LoadedTrace {
     std::vector<c2c::ThreadTrace> threads; // spans into `trace`: keep it where it is
 };
 
-// `recorded` must name a trace file (a run without one has nothing to replay); a file that is
-// missing, unreadable or not the one the run wrote throws collector::TraceFileError naming the
-// run.
+// A run without a trace file, or whose file is missing, unreadable or not the one the run
+// wrote, throws collector::TraceFileError naming the run.
 std::unique_ptr<LoadedTrace> load_trace(const store::Database& db, const store::RunRecord& run,
                                         const store::C2cData& recorded);
 
