@@ -448,6 +448,11 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.compare()->chartView()->chart()->title().contains(
                                      QStringLiteral("% of captured HITM")),
                                  test::kWaitMs);
+        // An imported lock_stat table is the run's lock rows (File → Import's runs are these).
+        w.runBrowser()->selectRun(3);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentRun() && w.currentRun()->run.id == 3, test::kWaitMs);
+        QCOMPARE(w.currentRun()->run.workload, std::string("import:lockstat"));
+        QVERIFY(!w.currentRun()->locks.empty());
     }
 
     void foreignFileShowsReasonAndStaysUnchanged() {
