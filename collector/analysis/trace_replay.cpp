@@ -63,8 +63,9 @@ std::string layouts_text(const c2c::LayoutOverrides& layouts) {
 std::int64_t store_prediction(store::Database& db, const store::RunRecord& source,
                               const store::C2cData& recorded, const c2c::ReplayResult& predicted,
                               const c2c::LayoutOverrides& layouts) {
+    const std::string under = layouts_text(layouts);
     store::RunRecord record = source;
-    record.variant = fmt::format("{} @{}", source.variant, layouts_text(layouts));
+    record.variant = fmt::format("{} @{}", source.variant, under);
     nlohmann::json params = nlohmann::json::parse(source.params_json);
     for (const auto& [name, layout] : layouts)
         params["layout." + name] = layout.version;
@@ -76,7 +77,7 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     record.duration_s.reset();
     record.c2c_source = store::C2cSource::predicted;
     record.c2c_reason = fmt::format("replay of run {}'s trace ({} traced operations) under {}",
-                                    source.id, recorded.trace.traced_ops, layouts_text(layouts));
+                                    source.id, recorded.trace.traced_ops, under);
     record.predicted_from = source.id;
     record.note.reset();
     store::C2cData data{recorded.objects, recorded.trace, predicted};
@@ -89,7 +90,7 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
     data.trace.line_size = predicted.line_size;
     data.trace.model_cpus = c2c::to_string(predicted.model_cpus);
     store::RunOutcome outcome;
-    outcome.note = fmt::format("predicted from run {} under {}", source.id, layouts_text(layouts));
+    outcome.note = fmt::format("predicted from run {} under {}", source.id, under);
     return db.insert_finished_run(record, outcome,
                                   [&](store::RunWriter& writer) { writer.write(data); });
 }
@@ -97,7 +98,8 @@ std::int64_t store_prediction(store::Database& db, const store::RunRecord& sourc
 std::unique_ptr<LoadedTrace> load_trace(const store::Database& db, const store::RunRecord& run,
                                         const store::C2cData& recorded) {
     if (!recorded.trace.path)
-        throw collector::TraceFileError(fmt::format("run {} has no stored trace", run.id));
+        throw collector::TraceFileError(
+            fmt::format("run {} has no stored trace to replay", run.id));
     auto loaded = std::make_unique<LoadedTrace>();
     try {
         loaded->trace = collector::read_trace_file(

@@ -51,14 +51,6 @@ struct PredictOptions {
     CommonOptions common;
 };
 
-// A run without a trace file is the user's choice of run, not a broken file.
-std::unique_ptr<analysis::LoadedTrace>
-load_trace(const store::Database& db, const store::RunRecord& run, const store::C2cData& recorded) {
-    if (!recorded.trace.path)
-        throw UsageError(fmt::format("run {} has no stored trace to replay", run.id));
-    return analysis::load_trace(db, run, recorded);
-}
-
 // --model-cpus, or as the run was analysed.
 c2c::ModelCpus model_cpus(const std::string& option, const store::C2cData& recorded) {
     if (option.empty())
@@ -96,7 +88,7 @@ void predict(const PredictOptions& o) {
         store::Database::open(o.common.db, {.create_if_missing = false, .read_only = !o.store});
     const store::RunRecord run = require_run(db, o.run_id);
     const store::C2cData recorded = require_c2c(db, run);
-    const auto loaded = load_trace(db, run, recorded);
+    const auto loaded = analysis::load_trace(db, run, recorded);
     config.model_cpus = model_cpus(o.model_cpus, recorded);
     const auto& threads = loaded->threads;
     const c2c::ReplayResult predicted = c2c::replay(threads, recorded.objects, config);
@@ -218,7 +210,7 @@ void optimize_layout(const PredictOptions& o) {
         };
         evaluated_by = fmt::format("simulations of the run on {}", again->machine().name);
     } else {
-        loaded = load_trace(db, run, recorded);
+        loaded = analysis::load_trace(db, run, recorded);
         c2c::ReplayConfig config;
         config.model_cpus = model_cpus(o.model_cpus, recorded);
         evaluate = layoutopt::replay_evaluation(loaded->threads, recorded, config);

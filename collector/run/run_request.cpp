@@ -16,9 +16,6 @@ constexpr std::array<support::EnumName<C2cMode>, 5> kC2cModeNames{{
 }};
 } // namespace
 
-std::string_view to_string(C2cMode mode) {
-    return support::name_of(kC2cModeNames, mode);
-}
 std::optional<C2cMode> c2c_mode_named(std::string_view name) {
     return support::value_named(kC2cModeNames, name);
 }

@@ -18,8 +18,7 @@ namespace hitmap::collector {
 // automatic: hardware sampling where the machine has it, else software;
 // perf: perf's own `perf c2c record` around the workload (perf_c2c.hpp), never chosen by auto.
 enum class C2cMode { off, automatic, software, hardware, perf };
-// "off", "auto", "software", "hardware", "perf": as --c2c takes it.
-std::string_view to_string(C2cMode mode);
+// The mode --c2c names ("off", "auto", "software", "hardware", "perf"); nullopt for other text.
 std::optional<C2cMode> c2c_mode_named(std::string_view name);
 using c2c::ModelCpus;
 

@@ -13,6 +13,7 @@
 // Every invocation's arguments are appended, one line each, to $HITMAP_SCRIPTED_LOG when set.
 #include "collector/run/progress.hpp"
 #include "collector/store/database.hpp"
+#include "collector/store/machine_info.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -61,17 +62,6 @@ Command parse(int argc, char** argv) {
     return c;
 }
 
-std::int64_t begin(store::Database& db, const std::string& workload, const std::string& variant,
-                   store::Source source) {
-    store::RunRecord run;
-    run.machine_id = db.upsert_machine(store::imported_machine(), "{}");
-    run.workload = workload;
-    run.variant = variant;
-    run.source = source;
-    run.c2c_reason = "a scripted run has no cacheline data";
-    return db.begin_run(run);
-}
-
 int run(const Command& c) {
     store::Database db = store::Database::open(c.options.at("--db"));
     const std::string workload = c.words.size() > 1 ? c.words[1] : "";
@@ -84,7 +74,12 @@ int run(const Command& c) {
     sigemptyset(&term);
     sigaddset(&term, SIGTERM);
     sigprocmask(SIG_BLOCK, &term, nullptr);
-    const std::int64_t id = begin(db, workload, variant, store::Source::measured);
+    store::RunRecord record;
+    record.machine_id = db.upsert_machine(store::detect_machine(), "{}");
+    record.workload = workload;
+    record.variant = variant;
+    record.c2c_reason = "a scripted run has no cacheline data";
+    const std::int64_t id = db.begin_run(record);
     progress.update(0.5, "running");
     store::RunOutcome outcome;
     if (duration.ends_with("s") && !duration.ends_with("ms") && std::stoi(duration) >= 10) {
