@@ -3,10 +3,10 @@
 #include "engine/locks/lock_slot.hpp"
 #include "engine/memcg/res_memcg.hpp"
 #include "engine/runtime/busy_work.hpp"
+#include "engine/runtime/exponential_gaps.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <fmt/format.h>
@@ -87,7 +87,7 @@ Investigation kamezawa_2009() {
         RowRun simulated{.variant = variant,
                          .params = {{"work_ns", anchored_work_ns(kSimulatedCpus)}},
                          .threads = kSimulatedCpus,
-                         .iterations = 2000,
+                         .iterations = 32000,
                          .quick_iterations = 500};
         return SeedRow{std::move(label), std::move(seed), measured,
                        simulated,        std::nullopt,    std::nullopt};
@@ -127,8 +127,8 @@ Investigation kamezawa_2009() {
               .how = "each virtual CPU's time per page, 473,043 ns: 64 CPUs x the seed's "
                      "166.491 s real over its 22,525,288 pages (45,050,576 acquisitions / 2); user "
                      "+ sys are 22.2 us of it. Sensitivity (committed calibration): half gives a "
-                     "per-page contended share of 13.1 %, twice 2.63 % (anchored: 6.26 %); the "
-                     "CPU time alone (22,195 ns) saturates the lock",
+                     "per-page contended share of 4.82 %, twice 1.02 % (anchored: 2.22 %); the "
+                     "CPU time alone (22,195 ns) saturates the lock (99.9 %)",
               .table = 0,
               .row = 0,
               .figure = 12},
@@ -171,7 +171,12 @@ ResCounterChargeWorkload::ResCounterChargeWorkload() {
          "the rest of a page's work, in ns, drawn exponentially per task with this mean: the "
          "fault path besides the charge and the zeroing, the benchmark's own time (reproduce "
          "sets it from seed 003's run time per page)",
-         0, kMaxWorkNs},
+         0, kMaxWorkNs, false},
+        {"zap_ns", 0u,
+         "zap_pte_range()'s work between two pages' uncharges, in ns: clearing the pte, the rest "
+         "of page_remove_rmap(), adding the page to the TLB gather (the pages are freed after the "
+         "last; 0 in reproduce: docs/REPRODUCTION.md, seed 003, gives its sensitivity)",
+         0, kMaxWorkNs, false},
     };
 }
 
@@ -191,27 +196,6 @@ const ResCounterChargeVariant& res_counter_variant(std::string_view name) {
 constexpr unsigned zap_block_pages(bool preempt) {
     return preempt ? 8 : 1024;
 }
-
-// The time between two faults of one task, as a multiple of its mean: exponential, the gaps of
-// independent tasks (the seed's benchmark ran many). Equal gaps would keep every virtual CPU in
-// step with the others, all reaching the lock at once each period, which no benchmark does.
-// Deterministic per task, so a simulation stays a function of its inputs.
-class FaultGaps {
-public:
-    explicit FaultGaps(unsigned task)
-        : state_(0x9E3779B97F4A7C15ull * (task + 1)) {}
-    double next() {
-        // splitmix64, then a uniform draw in (0, 1]
-        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        return -std::log(static_cast<double>((z >> 11) + 1) * 0x1.0p-53);
-    }
-
-private:
-    std::uint64_t state_;
-};
 
 // clear_page(): the fault path zeroes every page it charges.
 class PageClearer {
@@ -246,6 +230,7 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
     const unsigned zap_block = zap_block_pages(p["preempt"].get<bool>());
     const bool clear_page = p["clear_page"].get<bool>();
     const BusyWork work{std::chrono::nanoseconds(p["work_ns"].get<unsigned>())};
+    const BusyWork zap{std::chrono::nanoseconds(p["zap_ns"].get<unsigned>())};
 
     WorkloadResult result;
     LockClass counter_lock(kResCounterLockClass, LockKind::spinlock, config.threads);
@@ -263,7 +248,7 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
                     LockSlotScope lock_slot(slot);
                     ResPageCharger charger(memcg, precharge, variant.precharge, counters[slot]);
                     auto page = std::make_unique<PageClearer>();
-                    FaultGaps gaps(slot);
+                    ExponentialGaps gaps(slot);
                     unsigned held = 0;
                     // The res_counter path is traced through its lock and counters alike: one copy.
                     const std::uint64_t ops = counted_loop(config, stop, trace, [&](auto) {
@@ -278,8 +263,12 @@ WorkloadResult ResCounterChargeWorkload::run(const WorkloadRunConfig& config,
                         if (held == inflight)
                             while (held > 0) {
                                 charger.uncharge_start();
-                                for (unsigned i = 0; i < zap_block && held > 0; ++i, --held)
+                                for (unsigned i = 0; i < zap_block && held > 0; ++i, --held) {
+                                    // The pte, the rmap and the TLB gather come between two
+                                    // pages' uncharges (2.6.31 uncharges in page_remove_rmap()).
+                                    zap.run();
                                     charger.uncharge_page();
+                                }
                                 charger.uncharge_end();
                             }
                         if (charger.charge_page()) {
