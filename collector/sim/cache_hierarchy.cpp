@@ -1,5 +1,7 @@
 #include "collector/sim/cache_hierarchy.hpp"
 
+#include "engine/runtime/splitmix64.hpp"
+
 #include <algorithm>
 
 namespace hitmap::sim {
@@ -7,15 +9,6 @@ namespace hitmap::sim {
 namespace {
 
 constexpr unsigned kL1Ways = 8, kL2Ways = 8, kLlcWays = 16;
-
-// A 64-bit mix (splitmix64's finaliser): scatters consecutive pages over the sets.
-std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 } // namespace
 
@@ -60,7 +53,8 @@ private:
     std::size_t set_of(std::uint64_t line) const {
         if (page_indexed_)
             return (line % lines_per_page_) % sets_;
-        return mix(line) % sets_;
+        // Mixed, so that consecutive pages scatter over the sets.
+        return engine::splitmix64_mix(line) % sets_;
     }
 
     unsigned ways_;

@@ -18,9 +18,13 @@ std::vector<double> draws(unsigned task, std::size_t n) {
 
 TEST(ExponentialGaps, NoTaskReplaysAnothersDraws) {
     constexpr std::size_t kDraws = 1000;
-    for (unsigned a = 0; a < 64; ++a)
-        for (unsigned b = a + 1; b < 64; ++b) {
-            const auto x = draws(a, kDraws), y = draws(b, kDraws);
+    constexpr unsigned kTasks = 64;
+    std::vector<std::vector<double>> task(kTasks);
+    for (unsigned t = 0; t < kTasks; ++t)
+        task[t] = draws(t, kDraws);
+    for (unsigned a = 0; a < kTasks; ++a)
+        for (unsigned b = a + 1; b < kTasks; ++b) {
+            const auto &x = task[a], &y = task[b];
             // Task b's draws are not task a's from some later event on.
             for (std::size_t lag = 0; lag < 128; ++lag) {
                 std::size_t same = 0;
