@@ -1,7 +1,7 @@
-// This host's kernel work per page of munmap(): the figure res-counter-charge's `zap_ns` takes
-// for seed 003 (engine/workloads/res_counter_charge.cpp), the work zap_pte_range() does between
-// two pages' uncharges. The simulation prices the engine's own code at this host's native
-// speed, so the unmap work between its uncharges is this host's too.
+// This host's kernel work per page of munmap(): an upper bound of res-counter-charge's `zap_ns`
+// (engine/workloads/res_counter_charge.cpp), the work zap_pte_range() does between two pages'
+// uncharges. It bounds and does not measure it: it also holds the TLB flush and the freeing of
+// the pages, which 2.6.31 did after the last uncharge (docs/REPRODUCTION.md, seed 003).
 //
 // A task maps N anonymous pages, writes one byte to each (a fault apiece, outside the timing)
 // and unmaps them: the time of munmap() over N is one page's share of clearing its pte, the rmap
